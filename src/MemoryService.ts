@@ -1,0 +1,81 @@
+/**
+ * The memory operations shared by the HTTP adapter and the library API: name validation, message
+ * normalisation and language parsing happen here, then each operation becomes one command to the character's
+ * actor.
+ */
+import { Context, Effect, Either, Layer, Option } from "effect"
+import type { ActorDefect } from "./actor/Actor.js"
+import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import type { CharacterStatus, WriteKind } from "./actor/Commands.js"
+import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
+import { normaliseLanguage } from "./domain/Locale.js"
+import { normaliseMessage } from "./domain/Message.js"
+import type { StoreError } from "./store/DurableFs.js"
+
+export type MemoryError = InvalidCharacterName | StoreError | ActorDefect
+
+export interface WriteInput {
+  /** Messages in OpenAI shape (`{role, content}`) or N.E.K.O.'s on-disk shape (`{type, data: {content}}`). */
+  readonly messages: ReadonlyArray<unknown>
+  /** An explicit language; a supported one becomes the character's durable prompt language. */
+  readonly language?: string | null | undefined
+}
+
+export interface ReadInput {
+  readonly language?: string | null | undefined
+  readonly renderLanguage?: string | null | undefined
+}
+
+export interface MemoryOperations {
+  readonly write: (kind: WriteKind, name: string, input: WriteInput) => Effect.Effect<number, MemoryError>
+  readonly newDialog: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
+  /** The `/get_recent_history` text (the route JSON-encodes it). */
+  readonly recentHistory: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
+  readonly lastConversationGap: (name: string) => Effect.Effect<number, MemoryError>
+  readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
+}
+
+export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
+  static readonly layer = Layer.effect(
+    MemoryService,
+    Effect.gen(function* () {
+      const registry = yield* CharacterRegistry
+      const named = (raw: string) =>
+        Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const lang = (input?: ReadInput) => ({
+        language: Option.fromNullable(normaliseLanguage(input?.language)),
+        renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
+      })
+      return {
+        write: (kind, raw, input) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<number, StoreError>(name, (reply) => ({
+              _tag: "Write",
+              request: {
+                kind,
+                messages: input.messages.map(normaliseMessage),
+                language: Option.fromNullable(normaliseLanguage(input.language))
+              },
+              reply
+            }))
+          ),
+        newDialog: (raw, input) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<string, StoreError>(name, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply }))
+          ),
+        recentHistory: (raw, input) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<string, StoreError>(name, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply }))
+          ),
+        lastConversationGap: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        status: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<CharacterStatus, StoreError>(name, (reply) => ({ _tag: "Status", reply }))
+          )
+      }
+    })
+  )
+}

@@ -1,0 +1,27 @@
+/**
+ * Whether the runtime serves requests: `blocked` (waiting for an operator to continue), `initializing`
+ * (startup recovery running) or `ready`. While not ready, the HTTP layer answers N.E.K.O.'s 409
+ * `storage_startup_blocked` for every route except `/health` and the startup control routes.
+ */
+import { Context, Effect, Layer, Ref } from "effect"
+
+export type Phase =
+  | { readonly _tag: "blocked"; readonly reason: string }
+  | { readonly _tag: "initializing" }
+  | { readonly _tag: "ready" }
+  | { readonly _tag: "reblocked"; readonly reason: string }
+
+export class RuntimeStatus extends Context.Tag("app/RuntimeStatus")<RuntimeStatus, Ref.Ref<Phase>>() {
+  static readonly layer = (initial: Phase) => Layer.effect(RuntimeStatus, Ref.make(initial))
+}
+
+export const blockingReason = (phase: Phase): string | undefined =>
+  phase._tag === "ready"
+    ? undefined
+    : phase._tag === "initializing"
+      ? "runtime_initializing"
+      : phase._tag === "reblocked"
+        ? "storage_startup_blocked_after_init"
+        : phase.reason
+
+export const isReady = Effect.flatMap(RuntimeStatus, (ref) => Ref.get(ref)).pipe(Effect.map((p) => p._tag === "ready"))

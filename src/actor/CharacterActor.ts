@@ -1,0 +1,242 @@
+/**
+ * One character's actor: the mailbox behaviour that interprets the session machine. Consecutive writes in a
+ * batch are committed together (one journal fsync, one time-index transaction, one recent.json write), and
+ * every caller of the group is answered only after its turns are durable. Reads flush pending writes first,
+ * so they observe every earlier command; `new_dialog` waits while a settle is in flight.
+ */
+import { Clock, Deferred, Effect, Option, type Scope } from "effect"
+import { randomUUID } from "node:crypto"
+import { transition } from "xstate"
+import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
+import type { CharacterName } from "../domain/CharacterName.js"
+import { normaliseLanguage, type Language } from "../domain/Locale.js"
+import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
+import { renderNewDialog, renderRecentHistory } from "../memory/dialog/Render.js"
+import { AppFiles } from "../store/AppFiles.js"
+import type { StoreError } from "../store/DurableFs.js"
+import { KiokuConfig } from "../Config.js"
+import * as Actor from "./Actor.js"
+import * as State from "./CharacterState.js"
+import type { Command, ReadLanguage, WriteRequest } from "./Commands.js"
+import { OutboxHandlers, SettleWork } from "./Ports.js"
+import { toLine } from "./TurnEvent.js"
+import * as Locale from "./PromptLocale.js"
+
+type Write = {
+  readonly request: WriteRequest
+  readonly reply: Deferred.Deferred<number, StoreError | Actor.ActorDefect>
+}
+
+export const make = (name: CharacterName) =>
+  Effect.gen(function* () {
+    const settings = yield* KiokuConfig
+    const files = yield* AppFiles
+    const settleWork = yield* SettleWork
+    const handlers = yield* OutboxHandlers
+    const scope = yield* Effect.scope
+    const t = settings.tunables
+    const self: { ref?: Actor.ActorRef<Command> } = {}
+    const tellSelf = (c: Command) =>
+      Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void)).pipe(Effect.forkIn(scope), Effect.asVoid)
+
+    const resolveLanguage = (state: State.CharacterState, lang: ReadLanguage): Language =>
+      Option.getOrElse(
+        Option.orElse(
+          Option.orElse(lang.language, () => state.locale),
+          () => lang.renderLanguage
+        ),
+        () => normaliseLanguage(t.default_language) ?? "en"
+      )
+
+    const speakers = files.characters.pipe(
+      Effect.map((c) => ({
+        directory: c,
+        speakers: { character: name, master: Option.getOrElse(c.masterName, () => t.master_name) }
+      }))
+    )
+
+    const gapSeconds = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, false)
+        if (Option.isNone(ti)) return undefined
+        const last = yield* ti.value.lastTimestamp
+        const at = last === null ? undefined : parseLocal(last)
+        if (at === undefined) return undefined
+        return ((yield* Clock.currentTimeMillis) - at) / 1000
+      })
+
+    const renderDialog = (state: State.CharacterState, lang: ReadLanguage) =>
+      Effect.gen(function* () {
+        const { directory, speakers: s } = yield* speakers
+        if (!State.exists(state) && !directory.characters.includes(name)) return ""
+        const recent = yield* state.recent.read
+        return renderNewDialog({
+          speakers: s,
+          language: resolveLanguage(state, lang),
+          nowMillis: yield* Clock.currentTimeMillis,
+          recent: recent.items,
+          gapSeconds: yield* gapSeconds(state),
+          persona: ""
+        })
+      })
+
+    const drain = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        state.drainScheduled = false
+        const done: Array<string> = []
+        for (const op of state.outbox.pending()) {
+          const result = yield* Effect.either(handlers.run(name, op))
+          if (result._tag === "Right") done.push(op.opId)
+          else {
+            const ts = localIso(yield* Clock.currentTimeMillis)
+            const dead = yield* state.outbox.fail(op.opId, ts)
+            yield* Effect.logWarning(dead ? "outbox op dead-lettered" : "outbox op failed").pipe(
+              Effect.annotateLogs({ op: op.type, attempts: op.attempts + 1 })
+            )
+          }
+        }
+        if (done.length > 0) yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
+      }).pipe(
+        Effect.catchAll((e) => Effect.logError("outbox drain failed").pipe(Effect.annotateLogs({ error: e.message })))
+      )
+
+    const scheduleDrain = (state: State.CharacterState) =>
+      state.drainScheduled || state.outbox.pending().length === 0
+        ? Effect.void
+        : Effect.sync(() => (state.drainScheduled = true)).pipe(Effect.zipRight(tellSelf({ _tag: "DrainOutbox" })))
+
+    const commit = (state: State.CharacterState, group: ReadonlyArray<Write>, actions: ReadonlyArray<SessionCommand>) =>
+      Effect.gen(function* () {
+        if (group.length === 0) return
+        const millis = yield* Clock.currentTimeMillis
+        const ts = localIso(millis)
+        const events = group.flatMap(({ request }) => {
+          const extract = request.messages.length > 0 || (request.kind === "settle" && Option.isSome(request.language))
+          if (request.messages.length === 0 && !extract) return []
+          const payload = {
+            session_id: randomUUID(),
+            row_ts: sqliteTimestamp(millis),
+            kind: request.kind,
+            messages: request.messages,
+            extract,
+            ...(Option.isSome(request.language) ? { language: request.language.value } : {})
+          }
+          return [toLine({ eventId: randomUUID(), payload }, ts)]
+        })
+        const appended = yield* Effect.either(state.events.append(events))
+        if (appended._tag === "Left") {
+          yield* Effect.logError("journal append failed").pipe(Effect.annotateLogs({ error: appended.left.message }))
+          yield* Effect.forEach(group, (w) => Deferred.fail(w.reply, appended.left), { discard: true })
+          return
+        }
+        state.unapplied.push(...events)
+        yield* State.applyUnapplied(state)
+        const explicit = group.flatMap((w) => Option.toArray(w.request.language))
+        const lastLanguage = explicit[explicit.length - 1]
+        if (lastLanguage !== undefined) yield* Locale.remember(state, lastLanguage)
+        yield* Effect.forEach(group, (w) => Deferred.succeed(w.reply, w.request.messages.length), { discard: true })
+        for (const action of actions) {
+          if (action.type === "startSettle") {
+            yield* settleWork
+              .run(name, action.params.detailed)
+              .pipe(Effect.ensuring(tellSelf({ _tag: "SettleDone" })), Effect.forkIn(scope))
+          }
+        }
+        yield* scheduleDrain(state)
+      })
+
+    const handle = (state: State.CharacterState, batch: ReadonlyArray<Actor.Envelope<Command>>) =>
+      Effect.gen(function* () {
+        let group: Array<Write> = []
+        let actions: Array<SessionCommand> = []
+        const flush = Effect.suspend(() => {
+          const [g, a] = [group, actions]
+          group = []
+          actions = []
+          return commit(state, g, a)
+        })
+        const step = (event: Parameters<typeof transition<typeof sessionMachine>>[2]) => {
+          const [next, emitted] = transition(sessionMachine, state.snapshot, event)
+          state.snapshot = next
+          return emitted.flatMap((a) => Option.toArray(decodeCommand(a)))
+        }
+        const answer = <A>(
+          reply: Deferred.Deferred<A, StoreError | Actor.ActorDefect>,
+          work: Effect.Effect<A, StoreError>
+        ) =>
+          Effect.either(work).pipe(
+            Effect.flatMap((r) =>
+              Deferred.complete(reply, r._tag === "Right" ? Effect.succeed(r.right) : Effect.fail(r.left))
+            )
+          )
+        for (const { command: c } of batch) {
+          if (c._tag === "Write") {
+            actions.push(...step({ type: c.request.kind, count: c.request.messages.length }))
+            group.push({ request: c.request, reply: c.reply })
+            continue
+          }
+          yield* flush
+          if (c._tag === "NewDialog") {
+            const emitted = step({ type: "new_dialog" })
+            const render = answer(c.reply, renderDialog(state, c.lang))
+            if (emitted.some((a) => a.type === "deferDialog")) state.deferredDialogs.push(Effect.asVoid(render))
+            else yield* render
+          } else if (c._tag === "RecentHistory") {
+            yield* answer(
+              c.reply,
+              Effect.gen(function* () {
+                const { directory, speakers: s } = yield* speakers
+                const recent = yield* state.recent.read
+                const known = State.exists(state) || directory.characters.includes(name)
+                return renderRecentHistory(recent.items, s, resolveLanguage(state, c.lang), known)
+              })
+            )
+          } else if (c._tag === "Gap") {
+            yield* answer(c.reply, gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
+          } else if (c._tag === "Status") {
+            const recent = yield* state.recent.read
+            yield* Deferred.succeed(c.reply, {
+              exists: State.exists(state),
+              session: String(state.snapshot.value),
+              recentDegraded: recent.degraded,
+              recentPending: recent.pending,
+              unappliedEvents: state.unapplied.length,
+              pendingOps: state.outbox.pending().length
+            })
+          } else if (c._tag === "SettleDone") {
+            if (step({ type: "settle.done" }).some((a) => a.type === "releaseDialogs")) {
+              const waiting = state.deferredDialogs
+              state.deferredDialogs = []
+              yield* Effect.all(waiting, { discard: true })
+            }
+          } else if (c._tag === "DrainOutbox") {
+            yield* drain(state)
+          }
+        }
+        yield* flush
+        if (state.unapplied.length > 0 && group.length === 0) yield* State.applyUnapplied(state)
+      })
+
+    const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(
+      name,
+      {
+        init: State.load(name, settings.dataDir, t).pipe(
+          Effect.catchTag("ViewDecodeError", (e) => Effect.die(e)),
+          Effect.tap((state) => scheduleDrain(state))
+        ),
+        handle,
+        release: (state) =>
+          Effect.gen(function* () {
+            yield* Effect.all(state.deferredDialogs, { discard: true })
+            yield* State.release(state)
+          })
+      },
+      { capacity: t.actor_mailbox_capacity, maxBatch: t.actor_max_batch }
+    )
+    self.ref = ref
+    return ref
+  }) satisfies Effect.Effect<
+    Actor.ActorRef<Command>,
+    StoreError,
+    Scope.Scope | KiokuConfig | AppFiles | SettleWork | OutboxHandlers
+  >

@@ -1,0 +1,173 @@
+/**
+ * A character's in-memory state and its journal discipline. `load` rebuilds everything from the directory
+ * and reconciles: journal events past the sentinel are applied again through the same idempotent path as
+ * live writes (`applyUnapplied`). The sentinel only advances once time index, recent view and outbox all
+ * hold every unapplied event; until then the events stay queued and are retried with the next write.
+ */
+import { Clock, Effect, Either, Option } from "effect"
+import { existsSync } from "node:fs"
+import * as path from "node:path"
+import { initialTransition } from "xstate"
+import { sessionMachine } from "../../machines/session.js"
+import type { CharacterName } from "../domain/CharacterName.js"
+import { localIso } from "../domain/LocalTime.js"
+import * as RecentStore from "../memory/recent/RecentStore.js"
+import type { Tunables } from "../Tunables.js"
+import * as EventLog from "../store/EventLog.js"
+import * as Outbox from "../store/Outbox.js"
+import * as TimeIndex from "../store/TimeIndex.js"
+import { ensureDir } from "../store/DurableFs.js"
+import type { Language } from "../domain/Locale.js"
+import * as PromptLocale from "./PromptLocale.js"
+import { fromLine, type TurnEvent } from "./TurnEvent.js"
+
+export const EXTRACT_FACTS = "extract_facts"
+
+export interface CharacterState {
+  readonly name: CharacterName
+  readonly dir: string
+  readonly recent: RecentStore.RecentStore
+  readonly events: EventLog.EventLog
+  readonly outbox: Outbox.Outbox
+  timeIndex: TimeIndex.TimeIndex | undefined
+  unapplied: Array<EventLog.EventLine>
+  locale: Option.Option<Language>
+  snapshot: ReturnType<typeof initialTransition<typeof sessionMachine>>[0]
+  deferredDialogs: Array<Effect.Effect<void>>
+  drainScheduled: boolean
+  readonly recorded: Set<string>
+}
+
+const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
+
+export const exists = (state: CharacterState): boolean => existsSync(state.dir)
+
+/** Opens `time_indexed.db`, creating the directory and the database when `create` is set. */
+export const timeIndexOf = (state: CharacterState, create: boolean) =>
+  Effect.gen(function* () {
+    if (state.timeIndex) return Option.some(state.timeIndex)
+    const file = path.join(state.dir, "time_indexed.db")
+    if (!create && !existsSync(file)) return Option.none<TimeIndex.TimeIndex>()
+    yield* ensureDir(state.dir)
+    state.timeIndex = yield* TimeIndex.open(file)
+    return Option.some(state.timeIndex)
+  })
+
+/** Applies every unapplied event; advances the sentinel when all of them are fully on disk. */
+export const applyUnapplied = (state: CharacterState) =>
+  Effect.gen(function* () {
+    if (state.unapplied.length === 0) return true
+    const ts = yield* now
+    const valid: Array<TurnEvent> = []
+    const rejected: Array<EventLog.RejectedLine> = []
+    for (const line of state.unapplied) {
+      const decoded = fromLine(line)
+      if (Either.isRight(decoded)) valid.push(decoded.right)
+      else if (!state.recorded.has(line.event_id)) {
+        rejected.push({ line: 0, event_id: line.event_id, reason: decoded.left })
+        state.recorded.add(line.event_id)
+      }
+    }
+    if (rejected.length > 0) {
+      yield* Effect.logWarning("journal events skipped").pipe(Effect.annotateLogs({ count: rejected.length }))
+      yield* Effect.ignoreLogged(state.events.recordRejected(rejected, ts))
+    }
+    const rowsOk = yield* timeIndexOf(state, true).pipe(
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.succeed(0),
+          onSome: (ti) =>
+            ti.applyTurns(
+              valid.map((e) => ({
+                eventId: e.eventId,
+                sessionId: e.payload.session_id,
+                timestamp: e.payload.row_ts,
+                messages: e.payload.messages.map((m) =>
+                  JSON.stringify({ type: m.type, data: { content: m.data.content } })
+                )
+              }))
+            )
+        })
+      ),
+      Effect.as(true),
+      Effect.catchAll((e) =>
+        Effect.logError("time index write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
+      )
+    )
+    const recent = yield* state.recent.appendEvents(
+      valid.map((e) => ({ eventId: e.eventId, messages: e.payload.messages }))
+    )
+    const opsOk = yield* state.outbox
+      .register(
+        valid
+          .filter((e) => e.payload.extract)
+          .map((e) => ({
+            opId: e.eventId,
+            type: EXTRACT_FACTS,
+            payload: e.payload.language
+              ? { messages: e.payload.messages, language: e.payload.language }
+              : { messages: e.payload.messages }
+          })),
+        ts
+      )
+      .pipe(
+        Effect.as(true),
+        Effect.catchAll((e) =>
+          Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
+        )
+      )
+    if (!(rowsOk && recent.written && opsOk)) return false
+    const last = state.unapplied[state.unapplied.length - 1]
+    if (last) {
+      const saved = yield* Effect.either(state.events.setSentinel(last.event_id, ts))
+      if (Either.isLeft(saved)) return false
+    }
+    state.unapplied = []
+    return true
+  })
+
+export const load = (name: CharacterName, root: string, tunables: Tunables) =>
+  Effect.gen(function* () {
+    const dir = path.join(root, name)
+    const state: CharacterState = {
+      name,
+      dir,
+      recent: RecentStore.make(dir, {
+        pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap)
+      }),
+      events: EventLog.make(dir),
+      outbox: Outbox.make(dir, {
+        maxAttempts: tunables.outbox_max_attempts,
+        compactAt: tunables.outbox_compaction_lines
+      }),
+      timeIndex: undefined,
+      unapplied: [],
+      locale: Option.none(),
+      snapshot: initialTransition(sessionMachine)[0],
+      deferredDialogs: [],
+      drainScheduled: false,
+      recorded: new Set()
+    }
+    if (!existsSync(dir)) return state
+    yield* state.outbox.load
+    state.locale = yield* PromptLocale.read(dir)
+    const pending = yield* state.events.unapplied
+    if (pending.rejected.length > 0) {
+      yield* Effect.logWarning("unreadable journal lines skipped").pipe(
+        Effect.annotateLogs({ count: pending.rejected.length })
+      )
+      yield* Effect.ignoreLogged(state.events.recordRejected(pending.rejected, yield* now))
+    }
+    state.unapplied = [...pending.events]
+    if (state.unapplied.length > 0) {
+      yield* Effect.logInfo("replaying journal").pipe(Effect.annotateLogs({ events: state.unapplied.length }))
+      yield* applyUnapplied(state)
+    }
+    return state
+  })
+
+export const release = (state: CharacterState) =>
+  Effect.gen(function* () {
+    if (state.timeIndex) yield* state.timeIndex.close
+    state.timeIndex = undefined
+  })

@@ -1,0 +1,42 @@
+/**
+ * The commands a character actor accepts. Request commands carry their caller's reply; internal ones
+ * (`SettleDone`, `DrainOutbox`) are sent by the actor's own background fibers.
+ */
+import type { Deferred, Option } from "effect"
+import type { Language } from "../domain/Locale.js"
+import type { StoredMessage } from "../domain/Message.js"
+import type { StoreError } from "../store/DurableFs.js"
+import type { ActorDefect } from "./Actor.js"
+
+export type WriteKind = "cache" | "process" | "renew" | "settle"
+
+export interface WriteRequest {
+  readonly kind: WriteKind
+  readonly messages: ReadonlyArray<StoredMessage>
+  readonly language: Option.Option<Language>
+}
+
+export interface CharacterStatus {
+  readonly exists: boolean
+  readonly session: string
+  readonly recentDegraded: Option.Option<string>
+  readonly recentPending: number
+  readonly unappliedEvents: number
+  readonly pendingOps: number
+}
+
+export interface ReadLanguage {
+  readonly language: Option.Option<Language>
+  readonly renderLanguage: Option.Option<Language>
+}
+
+type Reply<A> = Deferred.Deferred<A, StoreError | ActorDefect>
+
+export type Command =
+  | { readonly _tag: "Write"; readonly request: WriteRequest; readonly reply: Reply<number> }
+  | { readonly _tag: "NewDialog"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
+  | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
+  | { readonly _tag: "Gap"; readonly reply: Reply<number> }
+  | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
+  | { readonly _tag: "SettleDone" }
+  | { readonly _tag: "DrainOutbox" }

@@ -1,0 +1,32 @@
+/**
+ * Ports the character actor calls for work that later layers supply: the detailed settle (recent-memory
+ * compression) and the outbox op handlers. The defaults do nothing and succeed.
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import type { CharacterName } from "../domain/CharacterName.js"
+import type { OutboxOp } from "../store/Outbox.js"
+
+export class HandlerFailed extends Schema.TaggedError<HandlerFailed>()("HandlerFailed", {
+  type: Schema.String,
+  message: Schema.String
+}) {}
+
+export class SettleWork extends Context.Tag("app/actor/SettleWork")<
+  SettleWork,
+  { readonly run: (name: CharacterName, detailed: boolean) => Effect.Effect<void> }
+>() {
+  static readonly None = Layer.succeed(SettleWork, { run: () => Effect.void })
+}
+
+/** `extract_facts` is acknowledged without work until fact extraction exists; unknown types fail. */
+export class OutboxHandlers extends Context.Tag("app/actor/OutboxHandlers")<
+  OutboxHandlers,
+  { readonly run: (name: CharacterName, op: OutboxOp) => Effect.Effect<void, HandlerFailed> }
+>() {
+  static readonly Default = Layer.succeed(OutboxHandlers, {
+    run: (_name, op) =>
+      op.type === "extract_facts"
+        ? Effect.void
+        : Effect.fail(new HandlerFailed({ type: op.type, message: `no handler for outbox op ${op.type}` }))
+  })
+}

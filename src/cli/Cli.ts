@@ -1,0 +1,82 @@
+/**
+ * The `kioku` command line: `kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE]
+ * [--auth-token T] [--start-blocked]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR` and
+ * `KIOKU_AUTH_TOKEN` as fallbacks. Binding anything but loopback requires an auth token.
+ */
+import { Config, Effect, Layer, Option, Schema } from "effect"
+import { parseArgs } from "node:util"
+import { appLayer } from "../App.js"
+import { loadSettings } from "../Config.js"
+import { serverLayer } from "../http/Server.js"
+import { VERSION } from "../Version.js"
+
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
+
+export const usage = `kioku ${VERSION} — long-term memory for AI companion characters
+
+Usage:
+  kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
+  kioku --version
+
+Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_<TUNABLE>.`
+
+const loopback = new Set(["127.0.0.1", "localhost", "::1"])
+
+const envOr = (flag: string | undefined, name: string, fallback: string) =>
+  flag !== undefined
+    ? Effect.succeed(flag)
+    : Config.string(name).pipe(
+        Config.withDefault(fallback),
+        Effect.orElseSucceed(() => fallback)
+      )
+
+export const serve = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const { values } = yield* Effect.try({
+      try: () =>
+        parseArgs({
+          args: [...args],
+          options: {
+            port: { type: "string" },
+            host: { type: "string" },
+            "data-dir": { type: "string" },
+            config: { type: "string" },
+            "auth-token": { type: "string" },
+            "start-blocked": { type: "boolean" }
+          },
+          strict: true
+        }),
+      catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
+    })
+    const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      return yield* new UsageError({ message: "--port must be 0..65535" })
+    const host = yield* envOr(values.host, "KIOKU_HOST", "127.0.0.1")
+    const dataDir = yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory")
+    const token = Option.getOrUndefined(
+      Option.filter(Option.fromNullable(yield* envOr(values["auth-token"], "KIOKU_AUTH_TOKEN", "")), (t) => t !== "")
+    )
+    if (!loopback.has(host) && token === undefined) {
+      return yield* new UsageError({ message: `binding ${host} needs --auth-token (or KIOKU_AUTH_TOKEN)` })
+    }
+    const settings = yield* loadSettings({ dataDir, configFile: values.config })
+    const startBlocked = values["start-blocked"] === true
+    yield* Effect.logInfo("kioku starting").pipe(
+      Effect.annotateLogs({ version: VERSION, host, port, dataDir: settings.dataDir })
+    )
+    return yield* Layer.launch(
+      serverLayer({ port, host, authToken: token, maxBodyBytes: settings.tunables.max_body_bytes, startBlocked }).pipe(
+        Layer.provideMerge(appLayer({ settings, startBlocked }))
+      )
+    )
+  })
+
+export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly message: string }> => {
+  const [command, ...rest] = argv
+  if (command === "serve") return Effect.asVoid(serve(rest))
+  if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
+  if (command === undefined || command === "--help" || command === "help") {
+    return Effect.sync(() => process.stdout.write(`${usage}\n`))
+  }
+  return Effect.fail(new UsageError({ message: `unknown command ${command}\n\n${usage}` }))
+}

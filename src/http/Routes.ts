@@ -1,0 +1,183 @@
+/**
+ * The memory server's routes, a thin adapter over `MemoryService`: decode and validate the request with
+ * Schema, run one operation, shape the answer the way N.E.K.O.'s clients expect. Rejected requests never
+ * reach the service, so they write nothing.
+ */
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option, Ref, Schema } from "effect"
+import type { WriteKind } from "../actor/Commands.js"
+import { KiokuConfig } from "../Config.js"
+import { MemoryService, type MemoryError } from "../MemoryService.js"
+import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
+import * as Startup from "../Startup.js"
+import { detail, json, operationFailed, validation } from "./Responses.js"
+import { VERSION, INSTANCE_ID } from "../Version.js"
+
+const HistoryRequest = Schema.Struct({
+  input_history: Schema.String,
+  language: Schema.optional(Schema.NullOr(Schema.String)),
+  render_language: Schema.optional(Schema.NullOr(Schema.String))
+})
+const decodeHistoryRequest = Schema.decodeUnknownEither(Schema.parseJson(HistoryRequest))
+const decodeMessages = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.Unknown)))
+const ReasonBody = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
+const decodeReason = Schema.decodeUnknownOption(Schema.parseJson(ReasonBody))
+
+class BodyRejected {
+  readonly _tag = "BodyRejected"
+  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
+}
+
+const bodyText = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { tunables } = yield* KiokuConfig
+  return yield* request.text.pipe(
+    HttpServerRequest.withMaxBodySize(Option.some(tunables.max_body_bytes)),
+    Effect.mapError((e) =>
+      String(e.cause).includes("maxBytes exceeded")
+        ? new BodyRejected(detail(413, "Request body too large"))
+        : new BodyRejected(detail(400, "Unreadable request body"))
+    )
+  )
+})
+
+const historyBody = Effect.gen(function* () {
+  const text = yield* bodyText
+  const body = decodeHistoryRequest(text)
+  if (body._tag === "Left") {
+    return yield* Effect.fail(
+      new BodyRejected(validation(["body"], "body must be a JSON object with a string input_history", "value_error"))
+    )
+  }
+  const messages = decodeMessages(body.right.input_history)
+  if (messages._tag === "Left") {
+    return yield* Effect.fail(
+      new BodyRejected(
+        validation(
+          ["body", "input_history"],
+          "input_history must be a JSON array encoded as a string",
+          "value_error.json"
+        )
+      )
+    )
+  }
+  return { messages: messages.right, language: body.right.language }
+})
+
+const nameParam = Effect.map(HttpRouter.params, (p) => p["name"] ?? "")
+
+const failure = (e: MemoryError) =>
+  e._tag === "InvalidCharacterName"
+    ? detail(400, e.detail)
+    : operationFailed(e._tag === "StoreError" ? `${e.op} failed` : e.message)
+
+const writeRoute = (kind: WriteKind, ok: (count: number) => unknown) =>
+  Effect.gen(function* () {
+    const name = yield* nameParam
+    const memory = yield* MemoryService
+    const body = yield* historyBody
+    return yield* memory.write(kind, name, body).pipe(
+      Effect.map((count) => json(ok(count))),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
+
+const queryLanguage = Effect.map(
+  HttpServerRequest.schemaSearchParams(
+    Schema.Struct({
+      language: Schema.optional(Schema.String),
+      render_language: Schema.optional(Schema.String)
+    })
+  ),
+  (q) => ({ language: q.language, renderLanguage: q.render_language })
+).pipe(Effect.orElseSucceed(() => ({})))
+
+export const router = HttpRouter.empty.pipe(
+  HttpRouter.get(
+    "/health",
+    Effect.succeed(
+      json({ app: "N.E.K.O", service: "memory", status: "ok", instance_id: INSTANCE_ID, kioku_version: VERSION })
+    )
+  ),
+  HttpRouter.post(
+    "/cache/:name",
+    writeRoute("cache", (count) => ({ status: "cached", count }))
+  ),
+  HttpRouter.post(
+    "/process/:name",
+    writeRoute("process", () => ({ status: "processed" }))
+  ),
+  HttpRouter.post(
+    "/renew/:name",
+    writeRoute("renew", () => ({ status: "processed" }))
+  ),
+  HttpRouter.post(
+    "/settle/:name",
+    writeRoute("settle", () => ({ status: "settled" }))
+  ),
+  HttpRouter.get(
+    "/new_dialog/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      const result = yield* Effect.either(memory.newDialog(yield* nameParam, yield* queryLanguage))
+      if (result._tag === "Left") {
+        if (result.left._tag === "InvalidCharacterName") return failure(result.left)
+        yield* Effect.logError("new_dialog failed; answering an empty dialog").pipe(
+          Effect.annotateLogs({ error: result.left._tag })
+        )
+      }
+      const text = result._tag === "Right" ? result.right : ""
+      return HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
+    })
+  ),
+  HttpRouter.get(
+    "/get_recent_history/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.recentHistory(yield* nameParam, yield* queryLanguage).pipe(
+        Effect.map((body) => json(body)),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.get(
+    "/last_conversation_gap/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.lastConversationGap(yield* nameParam).pipe(
+        Effect.map((gap) => json({ gap_seconds: gap })),
+        Effect.catchAll((e) =>
+          Effect.succeed(
+            e._tag === "InvalidCharacterName" ? failure(e) : json({ gap_seconds: -1, error: "server_error" }, 500)
+          )
+        )
+      )
+    })
+  ),
+  HttpRouter.post(
+    "/shutdown",
+    Effect.succeed(json({ status: "shutdown_disabled", message: "stop kioku with a signal" }))
+  ),
+  HttpRouter.post(
+    "/internal/storage/startup/continue",
+    Effect.gen(function* () {
+      const status = yield* RuntimeStatus
+      const phase = yield* Ref.get(status)
+      if (phase._tag === "blocked") yield* Startup.recover
+      else if (phase._tag === "reblocked") yield* Ref.set(status, { _tag: "ready" })
+      return json({ ok: true, initialized: (yield* Ref.get(status))._tag === "ready" })
+    })
+  ),
+  HttpRouter.post(
+    "/internal/storage/startup/block",
+    Effect.gen(function* () {
+      const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
+      const reason = Option.flatMap(decodeReason(text), (b) => Option.fromNullable(b.reason)).pipe(
+        Option.getOrElse(() => "blocked_by_request")
+      )
+      const status = yield* RuntimeStatus
+      yield* Ref.update(status, (p): Phase => (p._tag === "ready" ? { _tag: "reblocked", reason } : p))
+      return json({ ok: true, limited_mode: true, reason })
+    })
+  )
+)

@@ -1,0 +1,55 @@
+/**
+ * The embeddable library: `createMemoryRuntime` starts the same supervisor the server uses inside a host
+ * process and exposes the memory operations as promises with typed inputs and outputs.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect"
+import type { CharacterStatus } from "./actor/Commands.js"
+import { appLayer } from "./App.js"
+import { loadSettings } from "./Config.js"
+import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
+import * as Startup from "./Startup.js"
+import type { Tunables } from "./Tunables.js"
+
+export type { CharacterStatus, ReadInput, Tunables, WriteInput }
+
+export interface MemoryRuntimeOptions {
+  /** The memory root (N.E.K.O.'s `<app>/memory`); `config/` beside it holds core_config.json. */
+  readonly dataDir: string
+  /** Tunable overrides (neko-compat §3 names in snake_case). */
+  readonly config?: Partial<Tunables>
+  readonly configFile?: string
+}
+
+export interface MemoryRuntime {
+  readonly cache: (name: string, input: WriteInput) => Promise<{ readonly status: "cached"; readonly count: number }>
+  readonly process: (name: string, input: WriteInput) => Promise<{ readonly status: "processed" }>
+  readonly renew: (name: string, input: WriteInput) => Promise<{ readonly status: "processed" }>
+  readonly settle: (name: string, input: WriteInput) => Promise<{ readonly status: "settled" }>
+  readonly newDialog: (name: string, input?: ReadInput) => Promise<string>
+  readonly recentHistory: (name: string, input?: ReadInput) => Promise<string>
+  readonly lastConversationGap: (name: string) => Promise<number>
+  readonly status: (name: string) => Promise<CharacterStatus>
+  /** Stops every actor and releases the memory root. */
+  readonly close: () => Promise<void>
+}
+
+export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promise<MemoryRuntime> => {
+  const settings = await Effect.runPromise(
+    loadSettings({ dataDir: options.dataDir, configFile: options.configFile, overrides: options.config })
+  )
+  const runtime = ManagedRuntime.make(appLayer({ settings }).pipe(Layer.orDie))
+  await runtime.runPromise(Startup.recover)
+  const run = <A, E>(f: (m: typeof MemoryService.Service) => Effect.Effect<A, E>) =>
+    runtime.runPromise(Effect.flatMap(MemoryService, f))
+  return {
+    cache: (name, input) => run((m) => m.write("cache", name, input)).then((count) => ({ status: "cached", count })),
+    process: (name, input) => run((m) => m.write("process", name, input)).then(() => ({ status: "processed" })),
+    renew: (name, input) => run((m) => m.write("renew", name, input)).then(() => ({ status: "processed" })),
+    settle: (name, input) => run((m) => m.write("settle", name, input)).then(() => ({ status: "settled" })),
+    newDialog: (name, input) => run((m) => m.newDialog(name, input)),
+    recentHistory: (name, input) => run((m) => m.recentHistory(name, input)),
+    lastConversationGap: (name) => run((m) => m.lastConversationGap(name)),
+    status: (name) => run((m) => m.status(name)),
+    close: () => runtime.dispose()
+  }
+}

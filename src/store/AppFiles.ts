@@ -1,0 +1,77 @@
+/**
+ * Application files beside the memory root, in N.E.K.O.'s layout: `config/core_config.json` (the powerful
+ * memory and auto-review switches, re-read on every check) and `config/characters.json` (the master's
+ * profile name and the known characters). Missing or undecodable files mean defaults.
+ */
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as path from "node:path"
+import { KiokuConfig } from "../Config.js"
+import { readText, writeAtomic } from "./DurableFs.js"
+import { encodeJson } from "./ViewFile.js"
+
+const Obj = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const decodeObj = Schema.decodeUnknownOption(Schema.parseJson(Obj))
+const decodeProfile = Schema.decodeUnknownOption(Schema.Struct({ 档案名: Schema.String }))
+const decodeObject = Schema.decodeUnknownOption(Obj)
+
+export interface CoreSwitches {
+  readonly powerful_memory_enabled: boolean
+  readonly recent_memory_auto_review: boolean
+}
+
+export interface CharacterDirectory {
+  readonly masterName: Option.Option<string>
+  readonly characters: ReadonlyArray<string>
+}
+
+export class AppFiles extends Context.Tag("app/store/AppFiles")<
+  AppFiles,
+  {
+    readonly core: Effect.Effect<CoreSwitches>
+    readonly setCore: (patch: Partial<CoreSwitches>) => Effect.Effect<void, import("./DurableFs.js").StoreError>
+    readonly characters: Effect.Effect<CharacterDirectory>
+  }
+>() {
+  static readonly layer = Layer.effect(
+    AppFiles,
+    Effect.gen(function* () {
+      const settings = yield* KiokuConfig
+      const coreFile = path.join(settings.configDir, "core_config.json")
+      const charactersFile = path.join(settings.configDir, "characters.json")
+      const readObject = (file: string) =>
+        readText(file).pipe(
+          Effect.map((text) => Option.flatMap(text, (t) => decodeObj(t))),
+          Effect.catchAll(() => Effect.succeed(Option.none<Readonly<Record<string, unknown>>>()))
+        )
+      const flag = (obj: Option.Option<Readonly<Record<string, unknown>>>, key: string) => {
+        const v = Option.getOrUndefined(obj)?.[key]
+        return typeof v === "boolean" ? v : true
+      }
+      const core = readObject(coreFile).pipe(
+        Effect.map((obj) => ({
+          powerful_memory_enabled: flag(obj, "powerful_memory_enabled"),
+          recent_memory_auto_review: flag(obj, "recent_memory_auto_review")
+        }))
+      )
+      return {
+        core,
+        setCore: (patch) =>
+          readObject(coreFile).pipe(
+            Effect.flatMap((obj) =>
+              writeAtomic(coreFile, encodeJson({ ...Option.getOrElse(obj, () => ({})), ...patch }))
+            )
+          ),
+        characters: readObject(charactersFile).pipe(
+          Effect.map((obj) => {
+            const root = Option.getOrUndefined(obj)
+            const master = Option.map(decodeProfile(root?.["主人"]), (p) => p.档案名).pipe(
+              Option.filter((n) => n.trim() !== "")
+            )
+            const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
+            return { masterName: master, characters: cats ? Object.keys(cats) : [] }
+          })
+        )
+      }
+    })
+  )
+}

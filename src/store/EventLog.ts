@@ -1,0 +1,117 @@
+/**
+ * `events.ndjson` (append-only transition journal) and `events_applied.json` (replay sentinel).
+ * An event is appended and fsynced before any view it describes changes; the sentinel names the last event
+ * whose effects are all on disk. Reading tolerates torn or foreign lines: they are returned as rejects with
+ * their line number so the reconciler can record them and move on.
+ */
+import { Effect, Either, Option, Schema } from "effect"
+import * as path from "node:path"
+import { appendDurable, ensureDir, readText, type StoreError } from "./DurableFs.js"
+import * as ViewFile from "./ViewFile.js"
+
+export const EventLine = Schema.Struct({
+  event_id: Schema.String,
+  type: Schema.String,
+  ts: Schema.String,
+  payload: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+export type EventLine = typeof EventLine.Type
+
+export const Sentinel = Schema.Struct({
+  last_applied_event_id: Schema.NullOr(Schema.String),
+  ts: Schema.String
+})
+export type Sentinel = typeof Sentinel.Type
+
+export interface RejectedLine {
+  readonly line: number
+  readonly reason: string
+  readonly event_id?: string
+}
+
+export interface Unapplied {
+  readonly events: ReadonlyArray<EventLine>
+  readonly rejected: ReadonlyArray<RejectedLine>
+  readonly lastEventId: string | null
+}
+
+const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(EventLine))
+
+export interface EventLog {
+  readonly file: string
+  readonly append: (events: ReadonlyArray<EventLine>) => Effect.Effect<void, StoreError>
+  readonly unapplied: Effect.Effect<Unapplied, StoreError | ViewFile.ViewDecodeError>
+  readonly setSentinel: (eventId: string, ts: string) => Effect.Effect<void, StoreError>
+  readonly recordRejected: (rejected: ReadonlyArray<RejectedLine>, ts: string) => Effect.Effect<void, StoreError>
+}
+
+export const make = (dir: string): EventLog => {
+  const file = path.join(dir, "events.ndjson")
+  const sentinelView = ViewFile.make(Sentinel, path.join(dir, "events_applied.json"))
+  const rejectFile = path.join(dir, "events_rejected.ndjson")
+  let needsNewline: boolean | undefined
+
+  const checkTail = readText(file).pipe(
+    Effect.map((text) => Option.match(text, { onNone: () => false, onSome: (t) => t.length > 0 && !t.endsWith("\n") }))
+  )
+
+  return {
+    file,
+    append: (events) =>
+      Effect.gen(function* () {
+        if (events.length === 0) return
+        yield* ensureDir(dir)
+        if (needsNewline === undefined) needsNewline = yield* checkTail
+        const body = events.map((e) => JSON.stringify(e)).join("\n") + "\n"
+        yield* appendDurable(file, needsNewline ? "\n" + body : body)
+        needsNewline = false
+      }),
+    unapplied: Effect.gen(function* () {
+      const text = Option.getOrElse(yield* readText(file), () => "")
+      needsNewline = text.length > 0 && !text.endsWith("\n")
+      const sentinel = yield* sentinelView.read.pipe(
+        Effect.catchTag("ViewDecodeError", () => Effect.succeed(Option.none<Sentinel>()))
+      )
+      const sentinelId = Option.flatMap(sentinel, (s) => Option.fromNullable(s.last_applied_event_id))
+      const parsed: Array<{ line: number; event: Either.Either<EventLine, string> }> = []
+      text.split("\n").forEach((raw, i) => {
+        if (raw.trim() === "") return
+        parsed.push({
+          line: i + 1,
+          event: Either.mapLeft(decodeLine(raw), () => "unparseable event line")
+        })
+      })
+      const start = Option.match(sentinelId, {
+        onNone: () => 0,
+        onSome: (id) => {
+          const at = parsed.findIndex((p) => Either.isRight(p.event) && p.event.right.event_id === id)
+          return at < 0 ? 0 : at + 1
+        }
+      })
+      const events: Array<EventLine> = []
+      const rejected: Array<RejectedLine> = []
+      for (const p of parsed.slice(start)) {
+        if (Either.isRight(p.event)) events.push(p.event.right)
+        else rejected.push({ line: p.line, reason: p.event.left })
+      }
+      const last = [...parsed].reverse().find((p) => Either.isRight(p.event))
+      return {
+        events,
+        rejected,
+        lastEventId: last && Either.isRight(last.event) ? last.event.right.event_id : null
+      }
+    }),
+    setSentinel: (eventId, ts) => sentinelView.write({ last_applied_event_id: eventId, ts }),
+    recordRejected: (rejected, ts) =>
+      rejected.length === 0
+        ? Effect.void
+        : ensureDir(dir).pipe(
+            Effect.zipRight(
+              appendDurable(
+                rejectFile,
+                rejected.map((r) => JSON.stringify({ ...r, recorded_at: ts })).join("\n") + "\n"
+              )
+            )
+          )
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * One writer per memory root across processes. The lock is an exclusive SQLite transaction held on
+ * `<root>/.kioku.lock` for the life of the process: the kernel drops it when the process dies (even by
+ * SIGKILL), so a stale lock never blocks a restart. `.kioku.lock.pid` names the holder for the error message.
+ */
+import Database from "better-sqlite3"
+import { Effect, Schema } from "effect"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import * as path from "node:path"
+
+export class RootLocked extends Schema.TaggedError<RootLocked>()("RootLocked", {
+  root: Schema.String,
+  message: Schema.String
+}) {}
+
+const holder = (file: string): string => {
+  try {
+    return readFileSync(file, "utf8").trim()
+  } catch {
+    return "unknown"
+  }
+}
+
+export const acquire = (root: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        mkdirSync(root, { recursive: true })
+        const db = new Database(path.join(root, ".kioku.lock"), { timeout: 0 })
+        try {
+          db.pragma("locking_mode = EXCLUSIVE")
+          db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER); BEGIN EXCLUSIVE; INSERT INTO holder VALUES (0);")
+        } catch (e) {
+          db.close()
+          throw e
+        }
+        writeFileSync(path.join(root, ".kioku.lock.pid"), `${process.pid}\n`)
+        return db
+      },
+      catch: (e) =>
+        new RootLocked({
+          root,
+          message:
+            e instanceof Error && /locked|busy/i.test(e.message)
+              ? `another kioku process (pid ${holder(path.join(root, ".kioku.lock.pid"))}) is using the memory root ${root}`
+              : `cannot lock the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
+        })
+    }),
+    (db) =>
+      Effect.sync(() => {
+        try {
+          db.exec("ROLLBACK")
+        } finally {
+          db.close()
+        }
+      })
+  )

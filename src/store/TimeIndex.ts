@@ -1,0 +1,105 @@
+/**
+ * `time_indexed.db`: the raw, time-ordered journal of every message (table `time_indexed_original`), in WAL
+ * mode with `synchronous=FULL`. Rows are inserted per journal event inside one transaction together with a
+ * marker in `kioku_applied_events`, so replaying an event never inserts its rows twice.
+ */
+import Database from "better-sqlite3"
+import { Effect, Schema } from "effect"
+import { StoreError } from "./DurableFs.js"
+import { timeIndexMigrations, type Migration } from "./Migrations.js"
+
+export interface TurnRows {
+  readonly eventId: string
+  readonly sessionId: string
+  readonly timestamp: string
+  readonly messages: ReadonlyArray<string>
+}
+
+export interface TimeRow {
+  readonly id: number
+  readonly session_id: string
+  readonly message: string
+  readonly timestamp: string
+}
+
+const TimeRowSchema = Schema.Struct({
+  id: Schema.Number,
+  session_id: Schema.String,
+  message: Schema.String,
+  timestamp: Schema.String
+})
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(TimeRowSchema))
+const MaxRow = Schema.Struct({ ts: Schema.NullOr(Schema.String) })
+const decodeMax = Schema.decodeUnknownSync(MaxRow)
+
+export interface TimeIndex {
+  readonly applyTurns: (batch: ReadonlyArray<TurnRows>) => Effect.Effect<number, StoreError>
+  readonly lastTimestamp: Effect.Effect<string | null, StoreError>
+  readonly rows: (limit?: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
+  readonly close: Effect.Effect<void>
+}
+
+const migrate = (db: Database.Database, migrations: ReadonlyArray<Migration>) => {
+  db.exec("CREATE TABLE IF NOT EXISTS kioku_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+  const done = new Set(
+    db
+      .prepare("SELECT version FROM kioku_migrations")
+      .pluck()
+      .all()
+      .map((v) => Number(v))
+  )
+  const record = db.prepare("INSERT INTO kioku_migrations (version, name) VALUES (?, ?)")
+  for (const m of migrations) {
+    if (done.has(m.version)) continue
+    db.transaction(() => {
+      db.exec(m.sql)
+      record.run(m.version, m.name)
+    })()
+  }
+}
+
+export const open = (file: string): Effect.Effect<TimeIndex, StoreError> =>
+  Effect.try({
+    try: () => {
+      const db = new Database(file)
+      db.pragma("journal_mode = WAL")
+      db.pragma("synchronous = FULL")
+      db.pragma("busy_timeout = 5000")
+      migrate(db, timeIndexMigrations)
+      return db
+    },
+    catch: (e) => new StoreError({ op: "open", file, message: e instanceof Error ? e.message : String(e) })
+  }).pipe(Effect.map((db) => makeIndex(db, file)))
+
+const makeIndex = (db: Database.Database, file: string): TimeIndex => {
+  const wrap = <A>(op: string, f: () => A) =>
+    Effect.try({
+      try: f,
+      catch: (e) => new StoreError({ op, file, message: e instanceof Error ? e.message : String(e) })
+    })
+  const mark = db.prepare(
+    "INSERT OR IGNORE INTO kioku_applied_events (event_id, first_row_id, row_count) VALUES (?, NULL, ?)"
+  )
+  const insert = db.prepare("INSERT INTO time_indexed_original (session_id, message, timestamp) VALUES (?, ?, ?)")
+  const apply = db.transaction((batch: ReadonlyArray<TurnRows>) => {
+    let inserted = 0
+    for (const turn of batch) {
+      if (mark.run(turn.eventId, turn.messages.length).changes === 0) continue
+      for (const message of turn.messages) insert.run(turn.sessionId, message, turn.timestamp)
+      inserted += turn.messages.length
+    }
+    return inserted
+  })
+  const maxTs = db.prepare("SELECT MAX(timestamp) AS ts FROM time_indexed_original")
+  const list = db.prepare(
+    "SELECT id, session_id, message, timestamp FROM time_indexed_original ORDER BY timestamp, id LIMIT ?"
+  )
+  return {
+    applyTurns: (batch) => wrap("insert", () => apply(batch)),
+    lastTimestamp: wrap("query", () => decodeMax(maxTs.get()).ts),
+    rows: (limit = -1) => wrap("query", () => decodeRows(list.all(limit))),
+    close: Effect.sync(() => {
+      if (db.open) db.close()
+    })
+  }
+}

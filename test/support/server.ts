@@ -1,0 +1,84 @@
+/**
+ * Test harness for the real server binary: spawns `dist/kioku.mjs serve` on a free loopback port, waits for
+ * its "listening" log line, and offers small HTTP helpers. Also temp-dir helpers.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+
+export const distBin = path.resolve(import.meta.dirname, "../../dist/kioku.mjs")
+
+export const makeTempRoot = (): { readonly root: string; readonly memory: string; readonly cleanup: () => void } => {
+  const root = mkdtempSync(path.join(tmpdir(), "kioku-test-"))
+  return { root, memory: path.join(root, "memory"), cleanup: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly stop: () => Promise<void>
+  readonly kill9: () => Promise<void>
+}
+
+export const startServer = (
+  dataDir: string,
+  extraArgs: ReadonlyArray<string> = [],
+  env: Readonly<Record<string, string>> = {}
+): Promise<RunningServer> => {
+  const waitReady = !extraArgs.includes("--start-blocked")
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    const exited = new Promise<void>((done) => child.once("exit", () => done()))
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString()
+      const m = /kioku listening[\s\S]*?port: (\d+)/.exec(out)
+      if (m && (!waitReady || out.includes("startup recovery done"))) {
+        child.stdout?.off("data", onData)
+        child.stdout?.on("data", (c: Buffer) => (out += c.toString()))
+        const port = Number(m[1])
+        resolve({
+          url: `http://127.0.0.1:${port}`,
+          port,
+          child,
+          output: () => out,
+          stop: async () => {
+            child.kill("SIGTERM")
+            await exited
+          },
+          kill9: async () => {
+            child.kill("SIGKILL")
+            await exited
+          }
+        })
+      }
+    }
+    child.stdout?.on("data", onData)
+    child.stderr?.on("data", (c: Buffer) => (out += c.toString()))
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)))
+  })
+}
+
+export const history = (messages: ReadonlyArray<unknown>, extra: Readonly<Record<string, unknown>> = {}) =>
+  JSON.stringify({ input_history: JSON.stringify(messages), ...extra })
+
+export const post = async (url: string, body: string, headers: Readonly<Record<string, string>> = {}) => {
+  const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } })
+  return { status: res.status, text: await res.text(), type: res.headers.get("content-type") ?? "" }
+}
+
+export const get = async (url: string) => {
+  const res = await fetch(url)
+  return { status: res.status, text: await res.text(), type: res.headers.get("content-type") ?? "" }
+}
+
+export const turn = (user: string, ai: string) => [
+  { role: "user", content: user },
+  { role: "assistant", content: ai }
+]
