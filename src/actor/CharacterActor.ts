@@ -95,7 +95,10 @@ export const make = (name: CharacterName) =>
             )
           }
         }
-        if (done.length > 0) yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
+        if (done.length > 0) {
+          yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
+          yield* Effect.logInfo("outbox ops done").pipe(Effect.annotateLogs({ count: done.length }))
+        }
       }).pipe(
         Effect.catchAll((e) => Effect.logError("outbox drain failed").pipe(Effect.annotateLogs({ error: e.message })))
       )

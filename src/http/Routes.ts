@@ -4,12 +4,13 @@
  * reach the service, so they write nothing.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Ref, Schema } from "effect"
+import { Effect, Either, Option, Ref, Schema } from "effect"
 import type { WriteKind } from "../actor/Commands.js"
 import { KiokuConfig } from "../Config.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
 import * as Startup from "../Startup.js"
+import { readBody } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
 import { VERSION, INSTANCE_ID } from "../Version.js"
 
@@ -29,14 +30,14 @@ class BodyRejected {
 }
 
 const bodyText = Effect.gen(function* () {
-  const request = yield* HttpServerRequest.HttpServerRequest
   const { tunables } = yield* KiokuConfig
-  return yield* request.text.pipe(
-    HttpServerRequest.withMaxBodySize(Option.some(tunables.max_body_bytes)),
-    Effect.mapError((e) =>
-      String(e.cause).includes("maxBytes exceeded")
-        ? new BodyRejected(detail(413, "Request body too large"))
-        : new BodyRejected(detail(400, "Unreadable request body"))
+  const body = yield* readBody(tunables.max_body_bytes)
+  if (Either.isRight(body)) return body.right
+  return yield* Effect.fail(
+    new BodyRejected(
+      body.left === "too_large"
+        ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
+        : detail(400, "Unreadable request body")
     )
   )
 })

@@ -19,6 +19,8 @@ export interface RunningServer {
   readonly port: number
   readonly child: ChildProcess
   readonly output: () => string
+  /** Resolves once the server's output (since start) matches `pattern` `times` times. */
+  readonly waitFor: (pattern: RegExp, times?: number) => Promise<void>
   readonly stop: () => Promise<void>
   readonly kill9: () => Promise<void>
 }
@@ -41,13 +43,30 @@ export const startServer = (
       const m = /kioku listening[\s\S]*?port: (\d+)/.exec(out)
       if (m && (!waitReady || out.includes("startup recovery done"))) {
         child.stdout?.off("data", onData)
-        child.stdout?.on("data", (c: Buffer) => (out += c.toString()))
+        const waiters: Array<() => void> = []
+        child.stdout?.on("data", (c: Buffer) => {
+          out += c.toString()
+          for (const w of [...waiters]) w()
+        })
+        const count = (pattern: RegExp) => (out.match(new RegExp(pattern.source, "g")) ?? []).length
+        const waitFor = (pattern: RegExp, times = 1) =>
+          new Promise<void>((done) => {
+            const check = () => {
+              if (count(pattern) >= times) {
+                waiters.splice(waiters.indexOf(check), 1)
+                done()
+              }
+            }
+            waiters.push(check)
+            check()
+          })
         const port = Number(m[1])
         resolve({
           url: `http://127.0.0.1:${port}`,
           port,
           child,
           output: () => out,
+          waitFor,
           stop: async () => {
             child.kill("SIGTERM")
             await exited
