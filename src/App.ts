@@ -14,6 +14,8 @@ import * as RootLock from "./store/RootLock.js"
 export interface AppOptions {
   readonly settings: KiokuSettings
   readonly startBlocked?: boolean | undefined
+  /** Replaces the default settle work and outbox handlers (tests, later layers). */
+  readonly work?: Layer.Layer<SettleWork | OutboxHandlers> | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
@@ -22,7 +24,7 @@ export const appLayer = (options: AppOptions) => {
   const initial: Phase = options.startBlocked
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
-  const ports = Layer.mergeAll(AppFiles.layer, SettleWork.None, OutboxHandlers.Default)
+  const ports = Layer.merge(AppFiles.layer, options.work ?? Layer.merge(SettleWork.None, OutboxHandlers.Default))
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const memory = MemoryService.layer.pipe(Layer.provideMerge(registry))
   return Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(Layer.provideMerge(lock), Layer.provideMerge(config))

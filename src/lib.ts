@@ -1,8 +1,9 @@
 /**
  * The embeddable library: `createMemoryRuntime` starts the same supervisor the server uses inside a host
- * process and exposes the memory operations as promises with typed inputs and outputs.
+ * process and exposes the memory operations as promises with typed inputs and outputs. A failed operation
+ * rejects with the typed error itself (`InvalidCharacterName`, `StoreError`, `ActorDefect`, `RootLocked`).
  */
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import type { CharacterStatus } from "./actor/Commands.js"
 import { appLayer } from "./App.js"
 import { loadSettings } from "./Config.js"
@@ -38,9 +39,19 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     loadSettings({ dataDir: options.dataDir, configFile: options.configFile, overrides: options.config })
   )
   const runtime = ManagedRuntime.make(appLayer({ settings }).pipe(Layer.orDie))
-  await runtime.runPromise(Startup.recover)
+  const settle = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>) => {
+    const exit = await runtime.runPromiseExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    throw Cause.squash(exit.cause)
+  }
+  try {
+    await settle(Startup.recover)
+  } catch (e) {
+    await runtime.dispose()
+    throw e
+  }
   const run = <A, E>(f: (m: typeof MemoryService.Service) => Effect.Effect<A, E>) =>
-    runtime.runPromise(Effect.flatMap(MemoryService, f))
+    settle(Effect.flatMap(MemoryService, f))
   return {
     cache: (name, input) => run((m) => m.write("cache", name, input)).then((count) => ({ status: "cached", count })),
     process: (name, input) => run((m) => m.write("process", name, input)).then(() => ({ status: "processed" })),

@@ -9,7 +9,11 @@ export type CharacterName = typeof CharacterName.Type
 
 export class InvalidCharacterName extends Schema.TaggedError<InvalidCharacterName>()("InvalidCharacterName", {
   detail: Schema.Literal("Invalid lanlan_name length", "Invalid characters in lanlan_name")
-}) {}
+}) {
+  override get message(): string {
+    return this.detail
+  }
+}
 
 export const MAX_NAME_LENGTH = 50
 

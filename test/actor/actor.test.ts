@@ -1,0 +1,124 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
+import * as Actor from "../../src/actor/Actor.js"
+import { CharacterRegistry } from "../../src/actor/CharacterRegistry.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
+import { testRuntime } from "../support/layers.js"
+
+type Cmd = { readonly kind: "ok" | "boom"; readonly reply: Deferred.Deferred<number, Actor.ActorDefect> }
+
+describe("Actor", () => {
+  it.scoped("fails the caller of a defective command with ActorDefect and reloads its state", () =>
+    Effect.gen(function* () {
+      const loads = yield* Ref.make(0)
+      const actor = yield* Actor.make<{ readonly generation: number }, Cmd, never>(
+        "test",
+        {
+          init: Ref.updateAndGet(loads, (n) => n + 1).pipe(Effect.map((generation) => ({ generation }))),
+          handle: (state, batch) =>
+            Effect.forEach(batch, ({ command }) =>
+              command.kind === "boom"
+                ? Effect.die(new Error("boom"))
+                : Deferred.succeed(command.reply, state.generation)
+            ),
+          release: () => Effect.void
+        },
+        { capacity: 16, maxBatch: 1 }
+      )
+      assert.strictEqual(yield* actor.ask<number, never>((reply) => ({ kind: "ok", reply })), 1)
+      const failed = yield* Effect.flip(actor.ask<number, never>((reply) => ({ kind: "boom", reply })))
+      assert.strictEqual(failed._tag, "ActorDefect")
+      assert.match(failed.message, /boom/)
+      assert.strictEqual(yield* actor.ask<number, never>((reply) => ({ kind: "ok", reply })), 2)
+      assert.strictEqual(yield* Ref.get(loads), 2)
+    })
+  )
+
+  it.scoped("hands a batch of waiting commands to one handle call", () =>
+    Effect.gen(function* () {
+      const sizes: Array<number> = []
+      const gate = yield* Deferred.make<void>()
+      const actor = yield* Actor.make<null, Cmd | "gate", never>(
+        "batch",
+        {
+          init: Effect.succeed(null),
+          handle: (_, batch) =>
+            Effect.gen(function* () {
+              sizes.push(batch.length)
+              for (const { command } of batch) {
+                if (command === "gate") yield* Deferred.await(gate)
+                else yield* Deferred.succeed(command.reply, batch.length)
+              }
+            }),
+          release: () => Effect.void
+        },
+        { capacity: 64, maxBatch: 64 }
+      )
+      yield* actor.tell("gate")
+      yield* Effect.yieldNow()
+      const asks = yield* Effect.fork(
+        Effect.all(
+          Array.from({ length: 10 }, () => actor.ask<number, never>((reply) => ({ kind: "ok", reply }))),
+          { concurrency: "unbounded" }
+        )
+      )
+      yield* Effect.repeatN(Effect.yieldNow(), 50)
+      yield* Deferred.succeed(gate, undefined)
+      const results = yield* Fiber.join(asks)
+      assert.deepStrictEqual(
+        results,
+        Array.from({ length: 10 }, () => 10)
+      )
+      assert.deepStrictEqual(sizes, [1, 10])
+    })
+  )
+})
+
+describe("character actors", () => {
+  it.scoped("new_dialog waits for a settle in flight and sees the settled state", () =>
+    Effect.gen(function* () {
+      const release = yield* Deferred.make<void>()
+      const started = yield* Deferred.make<void>()
+      const rt = testRuntime({
+        settle: () => Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)))
+      })
+      const ctx = yield* Layer.build(rt.layer)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      yield* Effect.provide(Startup.recover, ctx)
+      yield* memory.write("cache", "Wait", { messages: [{ role: "user", content: "hello" }] })
+      yield* memory.write("settle", "Wait", { messages: [] })
+      yield* Deferred.await(started)
+      const dialog = yield* Effect.fork(memory.newDialog("Wait"))
+      yield* Effect.yieldNow()
+      assert.isNull(dialog.unsafePoll())
+      assert.strictEqual((yield* memory.status("Wait")).session, "settling")
+      const cached = yield* memory.write("cache", "Wait", { messages: [{ role: "user", content: "during settle" }] })
+      assert.strictEqual(cached, 1)
+      yield* Deferred.succeed(release, undefined)
+      const text = yield* Fiber.join(dialog)
+      assert.include(text, "Master | hello\n")
+      assert.strictEqual((yield* memory.status("Wait")).session, "idle")
+    })
+  )
+
+  it.scoped("evicts idle actors after the idle time to live", () =>
+    Effect.gen(function* () {
+      const rt = testRuntime({ tunables: { actor_idle_ttl_seconds: 600 } })
+      const ctx = yield* Layer.build(rt.layer)
+      const registry = yield* Effect.provide(CharacterRegistry, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      yield* memory.write("cache", "Idle", { messages: [{ role: "user", content: "hi" }] })
+      yield* memory.write("cache", "Other", { messages: [{ role: "user", content: "hi" }] })
+      assert.deepStrictEqual([...(yield* registry.active)].sort(), ["Idle", "Other"])
+      yield* TestClock.adjust("9 minutes")
+      yield* memory.status("Other")
+      yield* TestClock.adjust("2 minutes")
+      assert.deepStrictEqual([...(yield* registry.active)], ["Other"])
+      yield* TestClock.adjust("10 minutes")
+      assert.deepStrictEqual([...(yield* registry.active)], [])
+      const again = yield* memory.recentHistory("Idle")
+      assert.include(again, "Master | hi")
+    })
+  )
+})
