@@ -2,7 +2,7 @@
  * Runtime configuration: the tunables (defaults ← JSON file ← `KIOKU_<NAME>` env) and the data layout.
  * The memory root is `<data-dir>`; N.E.K.O.'s config folder sits beside it at `<data-dir>/../config`.
  */
-import { Config, Context, Effect, Either, Option, Schema } from "effect"
+import { Config, Context, Effect, Either, LogLevel, Option, Schema } from "effect"
 import * as path from "node:path"
 import { readFileSync } from "node:fs"
 import { isTunableName, tunableDefaults, type Tunables } from "./Tunables.js"
@@ -94,3 +94,16 @@ export const loadSettings = (options: {
       tunables: tunablesFrom(fromFile, fromEnv, explicit)
     } satisfies KiokuSettings
   })
+
+const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  warn: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+}
+
+/** `debug`, `info`, `warning`, `error` or `none`. */
+export const parseLogLevel = (name: string): Option.Option<LogLevel.LogLevel> =>
+  Option.fromNullable(logLevels[name.trim().toLowerCase()])

@@ -155,6 +155,7 @@ export const tunableDefaults = {
   actor_idle_ttl_seconds: 600,
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
+  journal_checkpoint_interval_ms: 10000,
   max_body_bytes: 16 * 1024 * 1024,
   default_language: "en",
   master_name: "Master"

@@ -3,10 +3,10 @@
  * process and exposes the memory operations as promises with typed inputs and outputs. A failed operation
  * rejects with the typed error itself (`InvalidCharacterName`, `StoreError`, `ActorDefect`, `RootLocked`).
  */
-import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import type { CharacterStatus } from "./actor/Commands.js"
 import { appLayer } from "./App.js"
-import { loadSettings } from "./Config.js"
+import { loadSettings, parseLogLevel } from "./Config.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
@@ -19,6 +19,8 @@ export interface MemoryRuntimeOptions {
   /** Tunable overrides (neko-compat §3 names in snake_case). */
   readonly config?: Partial<Tunables>
   readonly configFile?: string
+  /** Minimum level of the runtime's own logs (default "warning": a host process keeps its console). */
+  readonly logLevel?: "debug" | "info" | "warning" | "error" | "none"
 }
 
 export interface MemoryRuntime {
@@ -38,7 +40,10 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
   const settings = await Effect.runPromise(
     loadSettings({ dataDir: options.dataDir, configFile: options.configFile, overrides: options.config })
   )
-  const runtime = ManagedRuntime.make(appLayer({ settings }).pipe(Layer.orDie))
+  const level = Option.getOrElse(parseLogLevel(options.logLevel ?? "warning"), () => LogLevel.Warning)
+  const runtime = ManagedRuntime.make(
+    appLayer({ settings }).pipe(Layer.orDie, Layer.provideMerge(Logger.minimumLogLevel(level)))
+  )
   const settle = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>) => {
     const exit = await runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value

@@ -1,5 +1,6 @@
 /**
- * A mailbox actor: one fiber reads a bounded queue and hands each batch of waiting commands to a behaviour,
+ * A mailbox actor: one fiber reads a bounded queue and hands each batch of waiting commands to a behaviour
+ * (after the first command arrives it lets pending I/O run once, so concurrent requests commit together),
  * which replies to each caller through the caller's `Deferred`. A defect while handling a batch fails the
  * callers of that batch still waiting with `ActorDefect`, then the behaviour's state is rebuilt from disk
  * (retried on the restart schedule); callers never hang on a crashed actor.
@@ -45,6 +46,12 @@ export const defaultRestart: Schedule.Schedule<unknown, unknown> = Schedule.expo
 
 const noop = () => Effect.succeed(false)
 
+/** Lets Node run pending I/O callbacks (requests already on their sockets) so they join the batch. */
+const yieldToIo = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
 export const make = <S, C, E>(
   id: string,
   behaviour: Behaviour<S, C, E>,
@@ -64,7 +71,10 @@ export const make = <S, C, E>(
     })
 
     const step = Effect.gen(function* () {
-      const batch = Chunk.toReadonlyArray(yield* Queue.takeBetween(mailbox, 1, options.maxBatch))
+      const first = yield* Queue.take(mailbox)
+      yield* yieldToIo
+      const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(mailbox, options.maxBatch - 1))
+      const batch = [first, ...rest]
       if (state === undefined) yield* reload
       const current = state
       if (current === undefined) {

@@ -97,7 +97,7 @@ export const make = (name: CharacterName) =>
         }
         if (done.length > 0) {
           yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
-          yield* Effect.logInfo("outbox ops done").pipe(Effect.annotateLogs({ count: done.length }))
+          yield* Effect.logDebug("outbox ops done").pipe(Effect.annotateLogs({ count: done.length }))
         }
       }).pipe(
         Effect.catchAll((e) => Effect.logError("outbox drain failed").pipe(Effect.annotateLogs({ error: e.message })))
@@ -107,6 +107,18 @@ export const make = (name: CharacterName) =>
       state.drainScheduled || state.outbox.pending().length === 0
         ? Effect.void
         : Effect.sync(() => (state.drainScheduled = true)).pipe(Effect.zipRight(tellSelf({ _tag: "DrainOutbox" })))
+
+    const scheduleCheckpoint = (state: State.CharacterState) =>
+      state.checkpointScheduled || state.checkpointDue === undefined
+        ? Effect.void
+        : Effect.sync(() => (state.checkpointScheduled = true)).pipe(
+            Effect.zipRight(
+              Effect.sleep(t.journal_checkpoint_interval_ms).pipe(
+                Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell({ _tag: "Checkpoint" }) : Effect.void))),
+                Effect.forkIn(scope)
+              )
+            )
+          )
 
     const commit = (state: State.CharacterState, group: ReadonlyArray<Write>, actions: ReadonlyArray<SessionCommand>) =>
       Effect.gen(function* () {
@@ -214,10 +226,13 @@ export const make = (name: CharacterName) =>
             }
           } else if (c._tag === "DrainOutbox") {
             yield* drain(state)
+          } else if (c._tag === "Checkpoint") {
+            yield* State.checkpoint(state)
           }
         }
         yield* flush
-        if (state.unapplied.length > 0 && group.length === 0) yield* State.applyUnapplied(state)
+        if (state.unapplied.length > 0) yield* State.applyUnapplied(state)
+        yield* scheduleCheckpoint(state)
       })
 
     const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(

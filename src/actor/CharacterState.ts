@@ -16,7 +16,7 @@ import type { Tunables } from "../Tunables.js"
 import * as EventLog from "../store/EventLog.js"
 import * as Outbox from "../store/Outbox.js"
 import * as TimeIndex from "../store/TimeIndex.js"
-import { ensureDir } from "../store/DurableFs.js"
+import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
 import { fromLine, type TurnEvent } from "./TurnEvent.js"
@@ -35,6 +35,9 @@ export interface CharacterState {
   snapshot: ReturnType<typeof initialTransition<typeof sessionMachine>>[0]
   deferredDialogs: Array<Effect.Effect<void>>
   drainScheduled: boolean
+  /** The last applied event whose views are written but not yet checkpointed (fsynced + sentinel). */
+  checkpointDue: string | undefined
+  checkpointScheduled: boolean
   readonly recorded: Set<string>
 }
 
@@ -118,13 +121,28 @@ export const applyUnapplied = (state: CharacterState) =>
       )
     if (!(rowsOk && recent.written && opsOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
-    if (last) {
-      const saved = yield* Effect.either(state.events.setSentinel(last.event_id, ts))
-      if (Either.isLeft(saved)) return false
-    }
+    if (last) state.checkpointDue = last.event_id
     state.unapplied = []
     return true
   })
+
+/**
+ * Makes every applied event durable beyond a power loss (WAL checkpoint, fsync of the outbox and of the
+ * directory holding the renamed views), then advances the sentinel past them.
+ */
+export const checkpoint = (state: CharacterState) =>
+  Effect.gen(function* () {
+    state.checkpointScheduled = false
+    const due = state.checkpointDue
+    if (due === undefined) return
+    if (state.timeIndex) yield* state.timeIndex.checkpoint
+    yield* state.outbox.sync
+    yield* fsyncDir(state.dir)
+    yield* state.events.setSentinel(due, yield* now)
+    if (state.checkpointDue === due) state.checkpointDue = undefined
+  }).pipe(
+    Effect.catchAll((e) => Effect.logError("journal checkpoint failed").pipe(Effect.annotateLogs({ error: e.message })))
+  )
 
 export const load = (name: CharacterName, root: string, tunables: Tunables) =>
   Effect.gen(function* () {
@@ -146,6 +164,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       snapshot: initialTransition(sessionMachine)[0],
       deferredDialogs: [],
       drainScheduled: false,
+      checkpointDue: undefined,
+      checkpointScheduled: false,
       recorded: new Set()
     }
     if (!existsSync(dir)) return state
@@ -162,12 +182,14 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
     if (state.unapplied.length > 0) {
       yield* Effect.logInfo("replaying journal").pipe(Effect.annotateLogs({ events: state.unapplied.length }))
       yield* applyUnapplied(state)
+      yield* checkpoint(state)
     }
     return state
   })
 
 export const release = (state: CharacterState) =>
   Effect.gen(function* () {
+    yield* checkpoint(state)
     if (state.timeIndex) yield* state.timeIndex.close
     state.timeIndex = undefined
   })

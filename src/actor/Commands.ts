@@ -1,6 +1,6 @@
 /**
  * The commands a character actor accepts. Request commands carry their caller's reply; internal ones
- * (`SettleDone`, `DrainOutbox`) are sent by the actor's own background fibers.
+ * (`SettleDone`, `DrainOutbox`, `Checkpoint`) are sent by the actor's own background fibers.
  */
 import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
@@ -40,3 +40,4 @@ export type Command =
   | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
+  | { readonly _tag: "Checkpoint" }

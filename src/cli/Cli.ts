@@ -1,12 +1,12 @@
 /**
  * The `kioku` command line: `kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE]
- * [--auth-token T] [--start-blocked]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR` and
- * `KIOKU_AUTH_TOKEN` as fallbacks. Binding anything but loopback requires an auth token.
+ * [--auth-token T] [--start-blocked] [--log-level L]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
+ * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  */
-import { Config, Effect, Layer, Option, Schema } from "effect"
+import { Config, Effect, Layer, Logger, Option, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { appLayer } from "../App.js"
-import { loadSettings } from "../Config.js"
+import { loadSettings, parseLogLevel } from "../Config.js"
 import { serverLayer } from "../http/Server.js"
 import { VERSION } from "../Version.js"
 
@@ -16,9 +16,10 @@ export const usage = `kioku ${VERSION} — long-term memory for AI companion cha
 
 Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
+              [--log-level debug|info|warning|error]
   kioku --version
 
-Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_<TUNABLE>.`
+Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
 
 const loopback = new Set(["127.0.0.1", "localhost", "::1"])
 
@@ -42,7 +43,8 @@ export const serve = (args: ReadonlyArray<string>) =>
             "data-dir": { type: "string" },
             config: { type: "string" },
             "auth-token": { type: "string" },
-            "start-blocked": { type: "boolean" }
+            "start-blocked": { type: "boolean" },
+            "log-level": { type: "string" }
           },
           strict: true
         }),
@@ -61,12 +63,16 @@ export const serve = (args: ReadonlyArray<string>) =>
     }
     const settings = yield* loadSettings({ dataDir, configFile: values.config })
     const startBlocked = values["start-blocked"] === true
+    const levelName = yield* envOr(values["log-level"], "KIOKU_LOG_LEVEL", "info")
+    const level = Option.getOrUndefined(parseLogLevel(levelName))
+    if (level === undefined) return yield* new UsageError({ message: `unknown log level ${levelName}` })
     yield* Effect.logInfo("kioku starting").pipe(
       Effect.annotateLogs({ version: VERSION, host, port, dataDir: settings.dataDir })
     )
     return yield* Layer.launch(
       serverLayer({ port, host, authToken: token, maxBodyBytes: settings.tunables.max_body_bytes, startBlocked }).pipe(
-        Layer.provideMerge(appLayer({ settings, startBlocked }))
+        Layer.provideMerge(appLayer({ settings, startBlocked })),
+        Layer.provide(Logger.minimumLogLevel(level))
       )
     )
   })

@@ -2,11 +2,12 @@
  * `outbox.ndjson`: retryable background operations, delivered at least once. Lines are `pending` (with type
  * and payload), `attempt` (a failed try) and `done`; an op is pending while it has no `done` line. After
  * `maxAttempts` failed tries an op is closed with a `done` line marked `dead_letter`. When nothing is pending
- * and the file has grown past the compaction size it is rewritten empty.
+ * and the file has grown past the compaction size it is rewritten empty. Lines are not fsynced one by one:
+ * a lost line only means an op registered or run again, which handlers tolerate (at-least-once).
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendDurable, ensureDir, fsyncFile, readText, writeAtomic, type StoreError } from "./DurableFs.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -36,6 +37,8 @@ export interface Outbox {
   readonly has: (opId: string) => boolean
   readonly register: (ops: ReadonlyArray<Omit<OutboxOp, "attempts">>, ts: string) => Effect.Effect<void, StoreError>
   readonly complete: (opIds: ReadonlyArray<string>, ts: string) => Effect.Effect<void, StoreError>
+  /** Fsyncs the file (lines are appended without fsync; the journal checkpoint makes them durable). */
+  readonly sync: Effect.Effect<void, StoreError>
   /** Records a failed try; returns true when the op was dead-lettered. */
   readonly fail: (opId: string, ts: string) => Effect.Effect<boolean, StoreError>
 }
@@ -52,7 +55,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
       if (entries.length === 0) return
       yield* ensureDir(dir)
       const body = entries.map((e) => JSON.stringify(e)).join("\n") + "\n"
-      yield* appendDurable(file, needsNewline ? "\n" + body : body)
+      yield* appendDurable(file, needsNewline ? "\n" + body : body, false)
       needsNewline = false
       lines += entries.length
     })
@@ -94,6 +97,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
         }
       }
     }),
+    sync: fsyncFile(file),
     pending: () => [...ops.entries()].map(([opId, op]) => ({ opId, ...op })),
     has: (opId) => known.has(opId),
     register: (newOps, ts) =>

@@ -1,7 +1,9 @@
 /**
  * `time_indexed.db`: the raw, time-ordered journal of every message (table `time_indexed_original`), in WAL
- * mode with `synchronous=FULL`. Rows are inserted per journal event inside one transaction together with a
- * marker in `kioku_applied_events`, so replaying an event never inserts its rows twice.
+ * mode with `synchronous=NORMAL`: commits survive a process crash at once and power loss after the next
+ * checkpoint (until then `events.ndjson` holds the turns). Rows are inserted per journal event inside one
+ * transaction together with a marker in `kioku_applied_events`, so replaying an event never inserts its
+ * rows twice.
  */
 import Database from "better-sqlite3"
 import { Effect, Schema } from "effect"
@@ -36,6 +38,8 @@ export interface TimeIndex {
   readonly applyTurns: (batch: ReadonlyArray<TurnRows>) => Effect.Effect<number, StoreError>
   readonly lastTimestamp: Effect.Effect<string | null, StoreError>
   readonly rows: (limit?: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
+  /** Checkpoints the WAL, which fsyncs it: every commit so far survives power loss. */
+  readonly checkpoint: Effect.Effect<void, StoreError>
   readonly close: Effect.Effect<void>
 }
 
@@ -63,7 +67,7 @@ export const open = (file: string): Effect.Effect<TimeIndex, StoreError> =>
     try: () => {
       const db = new Database(file)
       db.pragma("journal_mode = WAL")
-      db.pragma("synchronous = FULL")
+      db.pragma("synchronous = NORMAL")
       db.pragma("busy_timeout = 5000")
       migrate(db, timeIndexMigrations)
       return db
@@ -98,6 +102,9 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
     applyTurns: (batch) => wrap("insert", () => apply(batch)),
     lastTimestamp: wrap("query", () => decodeMax(maxTs.get()).ts),
     rows: (limit = -1) => wrap("query", () => decodeRows(list.all(limit))),
+    checkpoint: wrap("checkpoint", () => {
+      db.pragma("wal_checkpoint(PASSIVE)")
+    }),
     close: Effect.sync(() => {
       if (db.open) db.close()
     })

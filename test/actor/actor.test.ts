@@ -39,6 +39,7 @@ describe("Actor", () => {
     Effect.gen(function* () {
       const sizes: Array<number> = []
       const gate = yield* Deferred.make<void>()
+      const gated = yield* Deferred.make<void>()
       const actor = yield* Actor.make<null, Cmd | "gate", never>(
         "batch",
         {
@@ -47,7 +48,8 @@ describe("Actor", () => {
             Effect.gen(function* () {
               sizes.push(batch.length)
               for (const { command } of batch) {
-                if (command === "gate") yield* Deferred.await(gate)
+                if (command === "gate")
+                  yield* Deferred.succeed(gated, undefined).pipe(Effect.zipRight(Deferred.await(gate)))
                 else yield* Deferred.succeed(command.reply, batch.length)
               }
             }),
@@ -56,7 +58,7 @@ describe("Actor", () => {
         { capacity: 64, maxBatch: 64 }
       )
       yield* actor.tell("gate")
-      yield* Effect.yieldNow()
+      yield* Deferred.await(gated)
       const asks = yield* Effect.fork(
         Effect.all(
           Array.from({ length: 10 }, () => actor.ask<number, never>((reply) => ({ kind: "ok", reply }))),

@@ -33,7 +33,7 @@ export const startServer = (
   const waitReady = !extraArgs.includes("--start-blocked")
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs], {
-      env: { ...process.env, ...env },
+      env: { ...process.env, KIOKU_LOG_LEVEL: "debug", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""

@@ -8,7 +8,6 @@
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
-import { encodeJson } from "../../store/ViewFile.js"
 import { RecentFile, type StoredMessage } from "../../domain/Message.js"
 
 export class RecentUnreadable extends Schema.TaggedError<RecentUnreadable>()("RecentUnreadable", {
@@ -39,14 +38,36 @@ export const eventIdOf = (m: StoredMessage): string | undefined => {
 export const tagWithEvent = (eventId: string, messages: ReadonlyArray<StoredMessage>): Array<StoredMessage> =>
   messages.map((m, i) => ({ ...m, data: { ...m.data, id: `${eventId}:${i}` } }))
 
+/** One array item as `JSON.stringify(array, null, 2)` prints it, so the file text can be built incrementally. */
+const itemText = (m: StoredMessage): string => "  " + JSON.stringify(m, null, 2).replace(/\n/g, "\n  ")
+const arrayText = (texts: ReadonlyArray<string>): string => (texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`)
+const appendText = (text: string, added: ReadonlyArray<string>): string =>
+  added.length === 0 ? text : text === "[]" ? arrayText(added) : `${text.slice(0, -2)},\n${added.join(",\n")}\n]`
+
+interface Cached {
+  readonly stamp: Option.Option<FileStamp>
+  readonly items: ReadonlyArray<StoredMessage>
+  readonly text: string
+  readonly events: ReadonlySet<string>
+}
+
+const eventsOf = (items: ReadonlyArray<StoredMessage>): Set<string> => {
+  const ids = new Set<string>()
+  for (const m of items) {
+    const id = eventIdOf(m)
+    if (id !== undefined) ids.add(id)
+  }
+  return ids
+}
+
 export const make = (dir: string, options: { readonly pendingCap: number }) => {
   const file = path.join(dir, "recent.json")
-  let cache: { stamp: Option.Option<FileStamp>; items: ReadonlyArray<StoredMessage> } | undefined
+  let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
 
   const readDisk = Effect.gen(function* () {
     const stamp = yield* stampOf(file)
-    if (cache && sameStamp(cache.stamp, stamp)) return cache.items
+    if (cache && sameStamp(cache.stamp, stamp)) return cache
     const text = yield* readText(file)
     const items = yield* Option.match(text, {
       onNone: () => Effect.succeed<ReadonlyArray<StoredMessage>>([]),
@@ -58,22 +79,24 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
           : Effect.fail(new RecentUnreadable({ file, message: "recent.json does not decode as a message list" }))
       }
     })
-    cache = { stamp, items }
-    return items
+    cache = { stamp, items, text: arrayText(items.map(itemText)), events: eventsOf(items) }
+    return cache
   }).pipe(Effect.catchTag("StoreError", (e) => Effect.fail(new RecentUnreadable({ file, message: e.message }))))
 
-  const hasEvent = (items: ReadonlyArray<StoredMessage>, eventId: string) => items.some((m) => eventIdOf(m) === eventId)
-
-  const writeAll = (items: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> =>
-    writeAtomic(file, encodeJson(items)).pipe(
+  const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
+    const text = appendText(base.text, added.map(itemText))
+    return writeAtomic(file, text, "content").pipe(
       Effect.zipRight(stampOf(file)),
       Effect.tap((stamp) =>
         Effect.sync(() => {
-          cache = { stamp, items }
+          const events = new Set(base.events)
+          for (const id of eventsOf(added)) events.add(id)
+          cache = { stamp, items: [...base.items, ...added], text, events }
         })
       ),
       Effect.asVoid
     )
+  }
 
   const keepPending = (items: ReadonlyArray<StoredMessage>) => {
     pending = [...pending, ...items]
@@ -86,7 +109,7 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
     read: Effect.gen(function* () {
       const disk = yield* Effect.either(readDisk)
       return disk._tag === "Right"
-        ? { items: [...disk.right, ...pending], degraded: Option.none(), pending: pending.length }
+        ? { items: [...disk.right.items, ...pending], degraded: Option.none(), pending: pending.length }
         : { items: [...pending], degraded: Option.some(disk.left.message), pending: pending.length }
     }) satisfies Effect.Effect<RecentState, never>,
     /** Appends the messages of journal events not yet present, in order. */
@@ -95,17 +118,17 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
     ): Effect.Effect<AppendResult, never> =>
       Effect.gen(function* () {
         const disk = yield* Effect.either(readDisk)
-        const present = disk._tag === "Right" ? [...disk.right, ...pending] : pending
+        const pendingIds = eventsOf(pending)
+        const present = (id: string) => pendingIds.has(id) || (disk._tag === "Right" && disk.right.events.has(id))
         const fresh = events
-          .filter((e) => e.messages.length > 0 && !hasEvent(present, e.eventId))
+          .filter((e) => e.messages.length > 0 && !present(e.eventId))
           .flatMap((e) => tagWithEvent(e.eventId, e.messages))
         if (disk._tag === "Left") {
           keepPending(fresh)
           return { written: false }
         }
         if (fresh.length === 0 && pending.length === 0) return { written: true }
-        const next = [...disk.right, ...pending, ...fresh]
-        const wrote = yield* Effect.either(writeAll(next))
+        const wrote = yield* Effect.either(writeAll(disk.right, [...pending, ...fresh]))
         if (wrote._tag === "Left") {
           keepPending(fresh)
           yield* Effect.logWarning("recent.json write failed; items kept pending").pipe(

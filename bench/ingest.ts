@@ -1,0 +1,123 @@
+/**
+ * Ingest benchmark: `/cache` turns (one user + one assistant message per request) against the real server
+ * binary over loopback, with 1, 10 and 100 characters. Every request is acknowledged only once durable, so
+ * this measures durable turns per second and per-request latency (p50/p99) from the client's side.
+ */
+import { Agent, request } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { parseArgs } from "node:util"
+import { startServer } from "../test/support/server.js"
+
+const post = (agent: Agent, port: number, pathName: string, body: string) =>
+  new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: pathName,
+        agent,
+        headers: { "content-type": "application/json" }
+      },
+      (res) => {
+        res.resume()
+        res.on("end", () => resolve(res.statusCode ?? 0))
+      }
+    )
+    req.on("error", reject)
+    req.end(body)
+  })
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+export interface IngestResult {
+  readonly characters: number
+  readonly concurrency: number
+  readonly requests: number
+  readonly seconds: number
+  readonly turnsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+}
+
+const scenario = async (
+  port: number,
+  characters: number,
+  concurrency: number,
+  seconds: number
+): Promise<IngestResult> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const latencies: Array<number> = []
+  const started = performance.now()
+  const until = started + seconds * 1000
+  let sent = 0
+  const worker = async (w: number) => {
+    while (performance.now() < until) {
+      const i = sent++
+      const name = `bench-${characters}-${(w + i) % characters}`
+      const body = JSON.stringify({
+        input_history: JSON.stringify([
+          { role: "user", content: `turn ${i}: I walked the dog and then we talked about the weather for a while.` },
+          { role: "assistant", content: `That sounds lovely! Tell me more about turn ${i}.` }
+        ])
+      })
+      const t0 = performance.now()
+      const status = await post(agent, port, `/cache/${name}`, body)
+      if (status !== 200) throw new Error(`status ${status}`)
+      latencies.push(performance.now() - t0)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)))
+  const elapsed = (performance.now() - started) / 1000
+  agent.destroy()
+  latencies.sort((a, b) => a - b)
+  return {
+    characters,
+    concurrency,
+    requests: latencies.length,
+    seconds: Number(elapsed.toFixed(1)),
+    turnsPerSecond: Math.round(latencies.length / elapsed),
+    p50: Number(percentile(latencies, 50).toFixed(2)),
+    p99: Number(percentile(latencies, 99).toFixed(2))
+  }
+}
+
+export const runIngest = async (args: ReadonlyArray<string>) => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { seconds: { type: "string" }, concurrency: { type: "string" }, json: { type: "boolean" } }
+  })
+  const seconds = Number(values.seconds ?? "10")
+  const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
+  const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
+  const server = await startServer(path.join(root, "memory"), [], { KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600" })
+  const results: Array<IngestResult> = []
+  try {
+    for (const concurrency of concurrencies) {
+      for (const characters of [1, 10, 100]) {
+        const r = await scenario(server.port, characters, concurrency, seconds)
+        results.push(r)
+        process.stderr.write(
+          `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms (${r.requests} requests)\n`
+        )
+      }
+    }
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+  if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + "\n")
+  else {
+    process.stdout.write(
+      "| characters | concurrent clients | turns/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|---|\n"
+    )
+    for (const r of results) {
+      process.stdout.write(
+        `| ${r.characters} | ${r.concurrency} | ${r.turnsPerSecond} | ${r.p50} | ${r.p99} | ${r.requests} |\n`
+      )
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
+import { runIngest } from "./ingest.js"
+
+const [name, ...rest] = process.argv.slice(2)
+const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = { ingest: runIngest }
+const bench = name === undefined ? undefined : benches[name]
+if (bench === undefined) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join("|")}>\n`)
+  process.exit(2)
+}
+await bench(rest)
