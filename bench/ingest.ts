@@ -1,7 +1,8 @@
 /**
  * Ingest benchmark: `/cache` turns (one user + one assistant message per request) against the real server
- * binary over loopback, with 1, 10 and 100 characters. Every request is acknowledged only once durable, so
- * this measures durable turns per second and per-request latency (p50/p99) from the client's side.
+ * binary over loopback, with 1, 10 and 100 characters (fresh characters per scenario), plus N.E.K.O.'s
+ * history-length measure. Every request is acknowledged only once durable, so this measures durable turns
+ * per second and per-request latency (p50/p99) from the client's side.
  */
 import { Agent, request } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -43,6 +44,14 @@ export interface IngestResult {
   readonly p99: number
 }
 
+const turnBody = (i: number) =>
+  JSON.stringify({
+    input_history: JSON.stringify([
+      { role: "user", content: `turn ${i}: I walked the dog and then we talked about the weather for a while.` },
+      { role: "assistant", content: `That sounds lovely! Tell me more about turn ${i}.` }
+    ])
+  })
+
 const scenario = async (
   port: number,
   characters: number,
@@ -57,15 +66,9 @@ const scenario = async (
   const worker = async (w: number) => {
     while (performance.now() < until) {
       const i = sent++
-      const name = `bench-${characters}-${(w + i) % characters}`
-      const body = JSON.stringify({
-        input_history: JSON.stringify([
-          { role: "user", content: `turn ${i}: I walked the dog and then we talked about the weather for a while.` },
-          { role: "assistant", content: `That sounds lovely! Tell me more about turn ${i}.` }
-        ])
-      })
+      const name = `c${concurrency}-n${characters}-${(w + i) % characters}`
       const t0 = performance.now()
-      const status = await post(agent, port, `/cache/${name}`, body)
+      const status = await post(agent, port, `/cache/${name}`, turnBody(i))
       if (status !== 200) throw new Error(`status ${status}`)
       latencies.push(performance.now() - t0)
     }
@@ -85,6 +88,34 @@ const scenario = async (
   }
 }
 
+export interface HistoryResult {
+  readonly firstHundredMean: number
+  readonly lastHundredMean: number
+  readonly lastHundredP95: number
+  readonly lastHundredP99: number
+}
+
+/** N.E.K.O.'s own measure: one character, one client, 1,000 turns; turns 1–100 against 901–1,000. */
+const historyScenario = async (port: number): Promise<HistoryResult> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const latencies: Array<number> = []
+  for (let i = 0; i < 1000; i++) {
+    const t0 = performance.now()
+    await post(agent, port, "/cache/history-1000", turnBody(i))
+    latencies.push(performance.now() - t0)
+  }
+  agent.destroy()
+  const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+  const last = latencies.slice(900).sort((a, b) => a - b)
+  const round = (x: number) => Number(x.toFixed(2))
+  return {
+    firstHundredMean: round(mean(latencies.slice(0, 100))),
+    lastHundredMean: round(mean(last)),
+    lastHundredP95: round(percentile(last, 95)),
+    lastHundredP99: round(percentile(last, 99))
+  }
+}
+
 export const runIngest = async (args: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...args],
@@ -95,7 +126,10 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
   const server = await startServer(path.join(root, "memory"), [], { KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600" })
   const results: Array<IngestResult> = []
+  let history: HistoryResult | undefined
   try {
+    history = await historyScenario(server.port)
+    process.stderr.write(`history: ${JSON.stringify(history)}\n`)
     for (const concurrency of concurrencies) {
       for (const characters of [1, 10, 100]) {
         const r = await scenario(server.port, characters, concurrency, seconds)
@@ -109,8 +143,14 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
     await server.stop()
     rmSync(root, { recursive: true, force: true })
   }
-  if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + "\n")
+  if (values.json) process.stdout.write(JSON.stringify({ history, results }, null, 2) + "\n")
   else {
+    if (history) {
+      process.stdout.write(
+        `One character, one client, 1,000 turns: mean ${history.firstHundredMean} ms for turns 1–100; ` +
+          `mean ${history.lastHundredMean} ms, p95 ${history.lastHundredP95} ms, p99 ${history.lastHundredP99} ms for turns 901–1,000\n\n`
+      )
+    }
     process.stdout.write(
       "| characters | concurrent clients | turns/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|---|\n"
     )

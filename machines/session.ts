@@ -60,46 +60,32 @@ export const sessionMachine = setup({
         "offerReview",
         assign({ turnsSinceSettle: ({ context, event }) => context.turnsSinceSettle + event.count })
       ]
+    },
+    renew: {
+      target: ".settling",
+      actions: [
+        { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
+        { type: "startSettle", params: { detailed: true } },
+        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
+      ]
+    },
+    settle: {
+      target: ".settling",
+      actions: [
+        { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
+        { type: "startSettle", params: { detailed: true } },
+        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
+      ]
     }
   },
   states: {
     idle: {
       on: {
-        renew: {
-          target: "settling",
-          actions: [
-            { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
-            { type: "startSettle", params: { detailed: true } },
-            assign({ settlesInFlight: 1, turnsSinceSettle: 0 })
-          ]
-        },
-        settle: {
-          target: "settling",
-          actions: [
-            { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
-            { type: "startSettle", params: { detailed: true } },
-            assign({ settlesInFlight: 1, turnsSinceSettle: 0 })
-          ]
-        },
         new_dialog: { actions: "renderDialog" }
       }
     },
     settling: {
       on: {
-        renew: {
-          actions: [
-            { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
-            { type: "startSettle", params: { detailed: true } },
-            assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
-          ]
-        },
-        settle: {
-          actions: [
-            { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
-            { type: "startSettle", params: { detailed: true } },
-            assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
-          ]
-        },
         new_dialog: {
           actions: ["deferDialog", assign({ deferredDialogs: ({ context }) => context.deferredDialogs + 1 })]
         },

@@ -6,7 +6,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as path from "node:path"
 import { KiokuConfig } from "../Config.js"
-import { readText, writeAtomic } from "./DurableFs.js"
+import { readText, writeAtomic, type StoreError } from "./DurableFs.js"
 import { encodeJson } from "./ViewFile.js"
 
 const Obj = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -28,7 +28,7 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
   AppFiles,
   {
     readonly core: Effect.Effect<CoreSwitches>
-    readonly setCore: (patch: Partial<CoreSwitches>) => Effect.Effect<void, import("./DurableFs.js").StoreError>
+    readonly setCore: (patch: Partial<CoreSwitches>) => Effect.Effect<void, StoreError>
     readonly characters: Effect.Effect<CharacterDirectory>
   }
 >() {

@@ -1,7 +1,16 @@
 import { afterAll, afterEach, assert, describe, it } from "@effect/vitest"
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { get, history, makeTempRoot, post, startServer, turn, type RunningServer } from "../support/server.js"
+import {
+  get,
+  history,
+  makeTempRoot,
+  post,
+  startServer,
+  turn,
+  turnsEvent,
+  type RunningServer
+} from "../support/server.js"
 
 describe("read routes", () => {
   let server: RunningServer | undefined
@@ -43,18 +52,9 @@ describe("read routes", () => {
   it("adds the gap hint after a long pause and reports the gap", async () => {
     const dir = path.join(temp.memory, "Gap")
     mkdirSync(dir, { recursive: true })
-    const event = {
-      event_id: "00000000-0000-4000-8000-0000000000aa",
-      type: "turns.appended",
-      ts: "2020-01-01T00:00:00.000000",
-      payload: {
-        session_id: "old",
-        row_ts: "2020-01-01 00:00:00.000000",
-        kind: "cache",
-        messages: [{ type: "human", data: { content: "long ago" } }],
-        extract: false
-      }
-    }
+    const event = turnsEvent("00000000-0000-4000-8000-0000000000aa", "2020-01-01 00:00:00.000000", [
+      { type: "human", data: { content: "long ago" } }
+    ])
     appendFileSync(path.join(dir, "events.ndjson"), JSON.stringify(event) + "\n")
     server = await startServer(temp.memory)
     const gap = JSON.parse((await get(`${server.url}/last_conversation_gap/Gap`)).text)

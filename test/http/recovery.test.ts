@@ -3,7 +3,17 @@ import Database from "better-sqlite3"
 import { spawnSync } from "node:child_process"
 import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import * as path from "node:path"
-import { distBin, get, history, makeTempRoot, post, startServer, turn, type RunningServer } from "../support/server.js"
+import {
+  distBin,
+  get,
+  history,
+  makeTempRoot,
+  post,
+  startServer,
+  turn,
+  turnsEvent,
+  type RunningServer
+} from "../support/server.js"
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
@@ -58,18 +68,9 @@ describe("durability and startup recovery", () => {
     await post(`${server.url}/cache/Replay`, history(turn("first", "reply")))
     await server.stop()
     const dir = path.join(memory, "Replay")
-    const event = {
-      event_id: "7f2c1a4e-0000-4000-8000-000000000001",
-      type: "turns.appended",
-      ts: "2026-11-30T10:00:00.000000",
-      payload: {
-        session_id: "s-replay",
-        row_ts: "2026-11-30 10:00:00.000000",
-        kind: "cache",
-        messages: [{ type: "human", data: { content: "written only to the journal" } }],
-        extract: true
-      }
-    }
+    const event = turnsEvent("7f2c1a4e-0000-4000-8000-000000000001", "2026-11-30 10:00:00.000000", [
+      { type: "human", data: { content: "written only to the journal" } }
+    ])
     appendFileSync(path.join(dir, "events.ndjson"), JSON.stringify(event) + "\n")
     for (let round = 0; round < 2; round++) {
       server = await startServer(memory)

@@ -101,3 +101,16 @@ export const turn = (user: string, ai: string) => [
   { role: "user", content: user },
   { role: "assistant", content: ai }
 ]
+
+/** A `turns.appended` journal line as kioku writes it, for tests that plant journal state. */
+export const turnsEvent = (
+  eventId: string,
+  rowTs: string,
+  messages: ReadonlyArray<{ readonly type: string; readonly data: { readonly content: string } }>,
+  extract = true
+) => ({
+  event_id: eventId,
+  type: "turns.appended",
+  ts: rowTs.replace(" ", "T"),
+  payload: { session_id: `s-${eventId}`, row_ts: rowTs, kind: "cache", messages, extract }
+})
