@@ -157,6 +157,18 @@ export const tunableDefaults = {
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,
   max_body_bytes: 16 * 1024 * 1024,
+  llm_summary_base_url: "",
+  llm_summary_api_key: "",
+  llm_summary_model: "",
+  llm_summary_timeout_seconds: 110,
+  llm_correction_base_url: "",
+  llm_correction_api_key: "",
+  llm_correction_model: "",
+  llm_correction_timeout_seconds: 110,
+  llm_emotion_base_url: "",
+  llm_emotion_api_key: "",
+  llm_emotion_model: "",
+  llm_emotion_timeout_seconds: 110,
   default_language: "en",
   master_name: "Master"
 }

@@ -1,0 +1,46 @@
+/**
+ * The chat-completions port. Every memory task calls one tier (`summary`, `correction`, `emotion`) with a
+ * task name and a timeout; adapters return the answer text or a typed `LlmError`. Adapters never send a
+ * temperature and never log prompt or answer text at INFO.
+ */
+import { Context, Schema, type Effect } from "effect"
+
+export const Tier = Schema.Literal("summary", "correction", "emotion")
+export type Tier = typeof Tier.Type
+
+export interface ChatMessage {
+  readonly role: "system" | "user" | "assistant"
+  readonly content: string
+}
+
+export interface ChatRequest {
+  readonly tier: Tier
+  readonly task: string
+  readonly messages: ReadonlyArray<ChatMessage>
+  readonly timeoutMs: number
+  readonly maxCompletionTokens?: number
+}
+
+export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
+  task: Schema.String,
+  reason: Schema.Literal("not_configured", "network", "timeout", "rate_limited", "http", "bad_answer"),
+  message: Schema.String,
+  status: Schema.optional(Schema.Number)
+}) {
+  get retryable(): boolean {
+    return (
+      this.reason === "network" ||
+      this.reason === "rate_limited" ||
+      (this.reason === "http" && (this.status ?? 0) >= 500)
+    )
+  }
+}
+
+export class LlmClient extends Context.Tag("app/llm/LlmClient")<
+  LlmClient,
+  {
+    /** True when this tier has a model behind it; false means the `local` provider handles its tasks. */
+    readonly configured: (tier: Tier) => boolean
+    readonly complete: (request: ChatRequest) => Effect.Effect<string, LlmError>
+  }
+>() {}
