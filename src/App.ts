@@ -1,10 +1,16 @@
 /**
- * The only place that wires live layers together: settings → app files → ports → registry → memory service,
- * plus the runtime status and the memory-root lock. Both the server and the library build on `appLayer`.
+ * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
+ * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor → registry → memory
+ * service, plus the runtime status and the memory-root lock. Server and library both build on `appLayer`.
  */
 import { Layer } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
-import { OutboxHandlers, SettleWork } from "./actor/Ports.js"
+import { OutboxHandlers } from "./actor/Ports.js"
+import type { LlmClient } from "./llm/LlmClient.js"
+import { MemoryTasks } from "./llm/MemoryTasks.js"
+import { OpenAiLlm } from "./llm/OpenAiLlm.js"
+import { Tokenizer } from "./llm/Tokenizer.js"
+import { RecentCompressor } from "./memory/recent/RecentCompressor.js"
 import { KiokuConfig, type KiokuSettings } from "./Config.js"
 import { MemoryService } from "./MemoryService.js"
 import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
@@ -14,8 +20,11 @@ import * as RootLock from "./store/RootLock.js"
 export interface AppOptions {
   readonly settings: KiokuSettings
   readonly startBlocked?: boolean | undefined
-  /** Replaces the default settle work and outbox handlers (tests, later layers). */
-  readonly work?: Layer.Layer<SettleWork | OutboxHandlers> | undefined
+  /** Replaces the chat-completions port (tests use the scripted provider). */
+  readonly llm?: Layer.Layer<LlmClient> | undefined
+  /** Replaces the whole recent compressor (tests that need to hold a compression in flight). */
+  readonly compressor?: Layer.Layer<RecentCompressor> | undefined
+  readonly tokenizer?: Layer.Layer<Tokenizer> | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
@@ -24,7 +33,12 @@ export const appLayer = (options: AppOptions) => {
   const initial: Phase = options.startBlocked
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
-  const ports = Layer.merge(AppFiles.layer, options.work ?? Layer.merge(SettleWork.None, OutboxHandlers.Default))
+  const tokenizer = options.tokenizer ?? Tokenizer.layer
+  const tasks = MemoryTasks.layer.pipe(Layer.provide(options.llm ?? OpenAiLlm), Layer.provideMerge(tokenizer))
+  const compressor = options.compressor
+    ? Layer.merge(options.compressor, tokenizer)
+    : RecentCompressor.layer.pipe(Layer.provideMerge(tasks))
+  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const memory = MemoryService.layer.pipe(Layer.provideMerge(registry))
   return Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(Layer.provideMerge(lock), Layer.provideMerge(config))

@@ -18,8 +18,11 @@ import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command, ReadLanguage, WriteRequest } from "./Commands.js"
-import { OutboxHandlers, SettleWork } from "./Ports.js"
-import { toLine } from "./TurnEvent.js"
+import type { Tokenizer } from "../llm/Tokenizer.js"
+import type { RecentCompressor } from "../memory/recent/RecentCompressor.js"
+import * as Compaction from "./Compaction.js"
+import { OutboxHandlers } from "./Ports.js"
+import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
 
 type Write = {
@@ -31,7 +34,6 @@ export const make = (name: CharacterName) =>
   Effect.gen(function* () {
     const settings = yield* KiokuConfig
     const files = yield* AppFiles
-    const settleWork = yield* SettleWork
     const handlers = yield* OutboxHandlers
     const scope = yield* Effect.scope
     const t = settings.tunables
@@ -54,6 +56,20 @@ export const make = (name: CharacterName) =>
         speakers: { character: name, master: Option.getOrElse(c.masterName, () => t.master_name) }
       }))
     )
+    const later = (c: Command, delayMillis = 0) =>
+      (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
+        Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))),
+        Effect.forkIn(scope),
+        Effect.asVoid
+      )
+    const compaction = yield* Compaction.make({
+      name,
+      tunables: t,
+      scope,
+      speakers: Effect.map(speakers, (s) => s.speakers),
+      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() }),
+      later
+    })
 
     const gapSeconds = (state: State.CharacterState) =>
       Effect.gen(function* () {
@@ -136,7 +152,7 @@ export const make = (name: CharacterName) =>
             extract,
             ...(Option.isSome(request.language) ? { language: request.language.value } : {})
           }
-          return [toLine({ eventId: randomUUID(), payload }, ts)]
+          return [turnsLine(randomUUID(), payload, ts)]
         })
         const appended = yield* Effect.either(state.events.append(events))
         if (appended._tag === "Left") {
@@ -150,13 +166,12 @@ export const make = (name: CharacterName) =>
         const lastLanguage = explicit[explicit.length - 1]
         if (lastLanguage !== undefined) yield* Locale.remember(state, lastLanguage)
         yield* Effect.forEach(group, (w) => Deferred.succeed(w.reply, w.request.messages.length), { discard: true })
+        state.lastWriteAt = millis
         for (const action of actions) {
-          if (action.type === "startSettle") {
-            yield* settleWork
-              .run(name, action.params.detailed)
-              .pipe(Effect.ensuring(tellSelf({ _tag: "SettleDone" })), Effect.forkIn(scope))
-          }
+          if (action.type === "startSettle") yield* compaction.start(state, action.params.detailed, true)
+          else if (action.type === "compress") yield* compaction.start(state, action.params.detailed, false)
         }
+        if (events.length > 0) yield* compaction.scheduleIdleCheck(state)
         yield* scheduleDrain(state)
       })
 
@@ -228,6 +243,14 @@ export const make = (name: CharacterName) =>
             yield* drain(state)
           } else if (c._tag === "Checkpoint") {
             yield* State.checkpoint(state)
+          } else if (c._tag === "Splice") {
+            yield* compaction.onSplice(state, c.fingerprints, c.memo, c.anchor)
+          } else if (c._tag === "CompressionFailed") {
+            yield* compaction.onFailed(state, c.fingerprints, c.detailed)
+          } else if (c._tag === "CompressRetry") {
+            yield* compaction.start(state, c.detailed, false)
+          } else if (c._tag === "IdleCheck") {
+            yield* compaction.onIdleCheck(state)
           }
         }
         yield* flush
@@ -256,5 +279,5 @@ export const make = (name: CharacterName) =>
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
     StoreError,
-    Scope.Scope | KiokuConfig | AppFiles | SettleWork | OutboxHandlers
+    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer
   >

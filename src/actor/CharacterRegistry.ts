@@ -10,7 +10,9 @@ import { KiokuConfig } from "../Config.js"
 import type { ActorDefect } from "./Actor.js"
 import * as CharacterActor from "./CharacterActor.js"
 import type { Command } from "./Commands.js"
-import { OutboxHandlers, SettleWork } from "./Ports.js"
+import { OutboxHandlers } from "./Ports.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
+import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 
 export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry")<
   CharacterRegistry,
@@ -28,7 +30,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     CharacterRegistry,
     Effect.gen(function* () {
       const settings = yield* KiokuConfig
-      const context = yield* Effect.context<KiokuConfig | AppFiles | SettleWork | OutboxHandlers>()
+      const context = yield* Effect.context<KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer>()
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) => CharacterActor.make(name).pipe(Effect.provide(context)),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)

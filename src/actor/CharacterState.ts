@@ -19,7 +19,7 @@ import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import { fromLine, type TurnEvent } from "./TurnEvent.js"
+import { fromLine, type JournalEvent, type TurnEvent } from "./TurnEvent.js"
 
 export const EXTRACT_FACTS = "extract_facts"
 
@@ -38,6 +38,11 @@ export interface CharacterState {
   /** The last applied event whose views are written but not yet checkpointed (fsynced + sentinel). */
   checkpointDue: string | undefined
   checkpointScheduled: boolean
+  /** Recent-memory compression bookkeeping (see Compaction.ts). */
+  compressing: boolean
+  backup: { readonly key: string; readonly attempts: number } | undefined
+  lastWriteAt: number
+  idleCheckScheduled: boolean
   readonly recorded: Set<string>
 }
 
@@ -56,12 +61,12 @@ export const timeIndexOf = (state: CharacterState, create: boolean) =>
     return Option.some(state.timeIndex)
   })
 
-/** Applies every unapplied event; advances the sentinel when all of them are fully on disk. */
+/** Applies every unapplied event in journal order; true when all of them are on disk. */
 export const applyUnapplied = (state: CharacterState) =>
   Effect.gen(function* () {
     if (state.unapplied.length === 0) return true
     const ts = yield* now
-    const valid: Array<TurnEvent> = []
+    const valid: Array<JournalEvent> = []
     const rejected: Array<EventLog.RejectedLine> = []
     for (const line of state.unapplied) {
       const decoded = fromLine(line)
@@ -75,13 +80,14 @@ export const applyUnapplied = (state: CharacterState) =>
       yield* Effect.logWarning("journal events skipped").pipe(Effect.annotateLogs({ count: rejected.length }))
       yield* Effect.ignoreLogged(state.events.recordRejected(rejected, ts))
     }
+    const turns = valid.filter((e): e is TurnEvent => e._tag === "Turns")
     const rowsOk = yield* timeIndexOf(state, true).pipe(
       Effect.flatMap(
         Option.match({
           onNone: () => Effect.succeed(0),
           onSome: (ti) =>
             ti.applyTurns(
-              valid.map((e) => ({
+              turns.map((e) => ({
                 eventId: e.eventId,
                 sessionId: e.payload.session_id,
                 timestamp: e.payload.row_ts,
@@ -97,12 +103,31 @@ export const applyUnapplied = (state: CharacterState) =>
         Effect.logError("time index write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
       )
     )
-    const recent = yield* state.recent.appendEvents(
-      valid.map((e) => ({ eventId: e.eventId, messages: e.payload.messages }))
-    )
+    let recentOk = true
+    let group: Array<TurnEvent> = []
+    const flushGroup = Effect.suspend(() => {
+      const events = group.map((e) => ({ eventId: e.eventId, messages: e.payload.messages }))
+      group = []
+      return events.length === 0
+        ? Effect.succeed(true)
+        : Effect.map(state.recent.appendEvents(events), (r) => r.written)
+    })
+    for (const event of valid) {
+      if (!recentOk) break
+      if (event._tag === "Turns") {
+        group.push(event)
+        continue
+      }
+      recentOk = yield* flushGroup
+      if (!recentOk) break
+      const result = yield* state.recent.spliceEvent(event.eventId, event.payload.fingerprints, event.payload.items)
+      if (result.moot) yield* Effect.logInfo("recent splice moot: history changed underneath")
+      recentOk = result.written
+    }
+    if (recentOk) recentOk = yield* flushGroup
     const opsOk = yield* state.outbox
       .register(
-        valid
+        turns
           .filter((e) => e.payload.extract)
           .map((e) => ({
             opId: e.eventId,
@@ -119,7 +144,7 @@ export const applyUnapplied = (state: CharacterState) =>
           Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
         )
       )
-    if (!(rowsOk && recent.written && opsOk)) return false
+    if (!(rowsOk && recentOk && opsOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id
     state.unapplied = []
@@ -166,6 +191,10 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       drainScheduled: false,
       checkpointDue: undefined,
       checkpointScheduled: false,
+      compressing: false,
+      backup: undefined,
+      lastWriteAt: 0,
+      idleCheckScheduled: false,
       recorded: new Set()
     }
     if (!existsSync(dir)) return state

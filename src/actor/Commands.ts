@@ -1,6 +1,7 @@
 /**
  * The commands a character actor accepts. Request commands carry their caller's reply; internal ones
- * (`SettleDone`, `DrainOutbox`, `Checkpoint`) are sent by the actor's own background fibers.
+ * (settles, outbox drains, checkpoints, compression results and retries, idle checks) are sent by the
+ * actor's own background fibers.
  */
 import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
@@ -41,3 +42,12 @@ export type Command =
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }
+  | {
+      readonly _tag: "Splice"
+      readonly fingerprints: ReadonlyArray<string>
+      readonly memo: StoredMessage
+      readonly anchor: boolean
+    }
+  | { readonly _tag: "CompressionFailed"; readonly fingerprints: ReadonlyArray<string>; readonly detailed: boolean }
+  | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
+  | { readonly _tag: "IdleCheck" }

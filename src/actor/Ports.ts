@@ -1,6 +1,5 @@
 /**
- * Ports the character actor calls for work that later layers supply: the detailed settle (recent-memory
- * compression) and the outbox op handlers. The defaults do nothing and succeed.
+ * The outbox op handlers the character actor calls; later layers (fact extraction) supply real work.
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -10,13 +9,6 @@ export class HandlerFailed extends Schema.TaggedError<HandlerFailed>()("HandlerF
   type: Schema.String,
   message: Schema.String
 }) {}
-
-export class SettleWork extends Context.Tag("app/actor/SettleWork")<
-  SettleWork,
-  { readonly run: (name: CharacterName, detailed: boolean) => Effect.Effect<void> }
->() {
-  static readonly None = Layer.succeed(SettleWork, { run: () => Effect.void })
-}
 
 /** `extract_facts` is acknowledged without work until fact extraction exists; unknown types fail. */
 export class OutboxHandlers extends Context.Tag("app/actor/OutboxHandlers")<

@@ -1,12 +1,15 @@
 /**
- * The `turns.appended` journal event: one per write request, carrying everything needed to apply it on its
- * own (rows for `time_indexed_original`, items for `recent.json`, the `extract_facts` outbox op).
+ * kioku's recent-memory journal events, each carrying everything needed to apply it on its own:
+ * `turns.appended` (one per write request: rows for `time_indexed_original`, items for `recent.json`, the
+ * `extract_facts` outbox op) and `recent.spliced` (a compression or hard cap: the head items it replaces,
+ * named by fingerprint, and the items that take their place).
  */
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
 import type { EventLine } from "../store/EventLog.js"
 
 export const TURNS_APPENDED = "turns.appended"
+export const RECENT_SPLICED = "recent.spliced"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -18,25 +21,51 @@ export const TurnsPayload = Schema.Struct({
 })
 export type TurnsPayload = typeof TurnsPayload.Type
 
-const decodePayload = Schema.decodeUnknownEither(TurnsPayload)
-const encodePayload = Schema.encodeSync(TurnsPayload)
+export const SplicePayload = Schema.Struct({
+  reason: Schema.Literal("compression", "hard_cap"),
+  fingerprints: Schema.Array(Schema.String),
+  items: Schema.Array(StoredMessage)
+})
+export type SplicePayload = typeof SplicePayload.Type
 
-export interface TurnEvent {
-  readonly eventId: string
-  readonly payload: TurnsPayload
-}
+const decodeTurns = Schema.decodeUnknownEither(TurnsPayload)
+const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
+const encodeTurns = Schema.encodeSync(TurnsPayload)
+const encodeSplice = Schema.encodeSync(SplicePayload)
 
-export const toLine = (e: TurnEvent, ts: string): EventLine => ({
-  event_id: e.eventId,
+export type JournalEvent =
+  | { readonly _tag: "Turns"; readonly eventId: string; readonly payload: TurnsPayload }
+  | { readonly _tag: "Splice"; readonly eventId: string; readonly payload: SplicePayload }
+
+export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
+
+export const turnsLine = (eventId: string, payload: TurnsPayload, ts: string): EventLine => ({
+  event_id: eventId,
   type: TURNS_APPENDED,
   ts,
-  payload: { ...encodePayload(e.payload) }
+  payload: { ...encodeTurns(payload) }
 })
 
-export const fromLine = (line: EventLine): Either.Either<TurnEvent, string> =>
-  line.type !== TURNS_APPENDED
-    ? Either.left(`no handler for event type ${line.type}`)
-    : Either.mapBoth(decodePayload(line.payload), {
-        onLeft: () => "payload does not decode",
-        onRight: (payload) => ({ eventId: line.event_id, payload })
-      })
+export const spliceLine = (eventId: string, payload: SplicePayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: RECENT_SPLICED,
+  ts,
+  payload: { ...encodeSplice(payload) }
+})
+
+export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
+  const bad = () => "payload does not decode"
+  if (line.type === TURNS_APPENDED) {
+    return Either.mapBoth(decodeTurns(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "Turns" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === RECENT_SPLICED) {
+    return Either.mapBoth(decodeSplice(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "Splice" as const, eventId: line.event_id, payload })
+    })
+  }
+  return Either.left(`no handler for event type ${line.type}`)
+}

@@ -4,7 +4,8 @@
  * is capped at the output guard; network errors, 429 and 5xx are retried with exponential backoff
  * (1 s, 2 s); the whole call is capped at the hard timeout.
  */
-import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Duration, Effect, Layer, Schema } from "effect"
+import { llmRetry } from "../maintenance/policies.js"
 import { KiokuConfig } from "../Config.js"
 import type { Tunables } from "../Tunables.js"
 import { LlmClient, LlmError, type ChatRequest, type Tier } from "./LlmClient.js"
@@ -79,8 +80,6 @@ const once = (settings: TierSettings, request: ChatRequest, guard: number) =>
     })
   )
 
-export const retryPolicy = Schedule.exponential("1 second", 2).pipe(Schedule.intersect(Schedule.recurs(2)))
-
 export const OpenAiLlm = Layer.effect(
   LlmClient,
   Effect.gen(function* () {
@@ -113,7 +112,7 @@ export const OpenAiLlm = Layer.effect(
                   message: `no answer within ${Duration.format(perTry)}`
                 })
             }),
-            Effect.retry({ schedule: retryPolicy, while: (e) => e.retryable }),
+            Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
             Effect.timeoutFail({
               duration: hardCap,
               onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })

@@ -83,12 +83,17 @@ describe("character actors", () => {
       const release = yield* Deferred.make<void>()
       const started = yield* Deferred.make<void>()
       const rt = testRuntime({
-        settle: () => Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)))
+        compress: () =>
+          Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("settled memo"))
       })
       const ctx = yield* Layer.build(rt.layer)
       const memory = yield* Effect.provide(MemoryService, ctx)
       yield* Effect.provide(Startup.recover, ctx)
-      yield* memory.write("cache", "Wait", { messages: [{ role: "user", content: "hello" }] })
+      const turns = Array.from({ length: 21 }, (_, i) => ({
+        role: i % 2 === 0 ? "user" : "assistant",
+        content: `m${i}`
+      }))
+      yield* memory.write("cache", "Wait", { messages: turns })
       yield* memory.write("settle", "Wait", { messages: [] })
       yield* Deferred.await(started)
       const dialog = yield* Effect.fork(memory.newDialog("Wait"))
@@ -99,7 +104,9 @@ describe("character actors", () => {
       assert.strictEqual(cached, 1)
       yield* Deferred.succeed(release, undefined)
       const text = yield* Fiber.join(dialog)
-      assert.include(text, "Master | hello\n")
+      assert.include(text, "SYSTEM_MESSAGE | Memo from prior conversations: settled memo\n")
+      assert.include(text, "Master | m20\nMaster | during settle\n")
+      assert.notInclude(text, "Master | m0\n")
       assert.strictEqual((yield* memory.status("Wait")).session, "idle")
     })
   )

@@ -3,9 +3,11 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { OutboxHandlers, SettleWork } from "../../src/actor/Ports.js"
 import { appLayer } from "../../src/App.js"
 import { tunablesFrom } from "../../src/Config.js"
+import type { LlmClient, LlmError } from "../../src/llm/LlmClient.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
+import { RecentCompressor, type CompressionInput } from "../../src/memory/recent/RecentCompressor.js"
 import type { Tunables } from "../../src/Tunables.js"
 
 export const testSettings = (overrides: Partial<Tunables> = {}) => {
@@ -15,14 +17,16 @@ export const testSettings = (overrides: Partial<Tunables> = {}) => {
 
 export const testRuntime = (
   options: {
-    readonly settle?: (name: string) => Effect.Effect<void>
+    /** Replaces the whole compressor, e.g. to hold a compression in flight. */
+    readonly compress?: (input: CompressionInput) => Effect.Effect<string, LlmError>
+    readonly llm?: Layer.Layer<LlmClient>
     readonly tunables?: Partial<Tunables>
   } = {}
 ) => {
   const settings = testSettings(options.tunables)
-  const work = Layer.merge(
-    Layer.succeed(SettleWork, { run: (name) => (options.settle ? options.settle(name) : Effect.void) }),
-    OutboxHandlers.Default
-  )
-  return { settings, layer: appLayer({ settings, work }) }
+  const compressor = options.compress ? Layer.succeed(RecentCompressor, { summarize: options.compress }) : undefined
+  return {
+    settings,
+    layer: appLayer({ settings, compressor, llm: options.llm, tokenizer: Tokenizer.Heuristic })
+  }
 }

@@ -9,6 +9,7 @@ import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
 import { RecentFile, type StoredMessage } from "../../domain/Message.js"
+import { splice } from "./Compression.js"
 
 export class RecentUnreadable extends Schema.TaggedError<RecentUnreadable>()("RecentUnreadable", {
   file: Schema.String,
@@ -138,6 +139,34 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
         }
         pending = []
         return { written: true }
+      }),
+    /**
+     * Replaces the head items named by `fingerprints` with `replacement` (tagged with the event id). Moot,
+     * and a no-op, when the head changed; already applied when the event's items are present.
+     */
+    spliceEvent: (
+      eventId: string,
+      fingerprints: ReadonlyArray<string>,
+      replacement: ReadonlyArray<StoredMessage>
+    ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
+      Effect.gen(function* () {
+        const disk = yield* Effect.either(readDisk)
+        if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
+        if (disk.right.events.has(eventId)) return { written: true, moot: false }
+        const next = splice(disk.right.items, fingerprints, tagWithEvent(eventId, replacement))
+        if (next === undefined) return { written: true, moot: true }
+        const text = arrayText(next.map(itemText))
+        const wrote = yield* Effect.either(
+          writeAtomic(file, text, "content").pipe(
+            Effect.zipRight(stampOf(file)),
+            Effect.tap((stamp) => Effect.sync(() => (cache = { stamp, items: next, text, events: eventsOf(next) })))
+          )
+        )
+        if (wrote._tag === "Left") {
+          yield* Effect.logWarning("recent.json splice failed").pipe(Effect.annotateLogs({ error: wrote.left.message }))
+          return { written: false, moot: false }
+        }
+        return { written: true, moot: false }
       })
   }
 }

@@ -1,0 +1,132 @@
+/**
+ * The memory tasks behind one interface. For each call, a tier with a configured model answers through its
+ * prompt template and the chat port (the answer decoded with the task's Schema); a tier without one is
+ * answered by the deterministic `local` provider. Callers never know which.
+ */
+import { Context, Effect, Either, Layer, Schema } from "effect"
+import type { Language } from "../domain/Locale.js"
+import { decodeAnswer } from "./JsonAnswer.js"
+import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
+import { localTasks } from "./local/LocalTasks.js"
+import * as P from "./prompts/recent.js"
+import { Tokenizer } from "./Tokenizer.js"
+
+export interface Names {
+  readonly master: string
+  readonly character: string
+}
+
+export interface SummaryInput {
+  /** The conversation as "speaker | text" lines. */
+  readonly text: string
+  readonly detailed: boolean
+  readonly language: Language
+  readonly staleHint: boolean
+  readonly names: Names
+}
+
+export interface ReviewMessage {
+  readonly role: "system" | "user" | "assistant"
+  readonly content: string
+}
+
+export interface ReviewInput {
+  readonly items: ReadonlyArray<ReviewMessage>
+  readonly language: Language
+  readonly names: Names
+}
+
+export interface ReviewOutput {
+  readonly explanation: string
+  readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
+}
+
+export interface Tasks {
+  readonly summarize: (input: SummaryInput) => Effect.Effect<string, LlmError>
+  readonly furtherSummarize: (input: {
+    readonly summary: string
+    readonly language: Language
+    readonly limit: number
+  }) => Effect.Effect<string, LlmError>
+  readonly reviewHistory: (input: ReviewInput) => Effect.Effect<ReviewOutput, LlmError>
+}
+
+export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks, Tasks>() {
+  static readonly layer = Layer.effect(
+    MemoryTasks,
+    Effect.gen(function* () {
+      const client = yield* LlmClient
+      const tokens = yield* Tokenizer
+      const local = localTasks(tokens, 900)
+      const ask = <A, I>(
+        tier: Tier,
+        task: string,
+        prompt: string,
+        schema: Schema.Schema<A, I>,
+        timeoutMs: number,
+        max?: number
+      ) =>
+        client
+          .complete({
+            tier,
+            task,
+            messages: [{ role: "user", content: prompt }],
+            timeoutMs,
+            ...(max !== undefined ? { maxCompletionTokens: max } : {})
+          })
+          .pipe(
+            Effect.flatMap((answer) =>
+              Either.match(decodeAnswer(schema)(answer), {
+                onLeft: (message) => Effect.fail(new LlmError({ task, reason: "bad_answer", message })),
+                onRight: Effect.succeed
+              })
+            )
+          )
+      const summaryText = (s: unknown) => (typeof s === "string" ? s : JSON.stringify(s))
+      const SummaryAnswer = Schema.Struct({ summary: Schema.Unknown })
+      const ReviewAnswer = Schema.Struct({
+        explanation: Schema.optionalWith(Schema.String, { default: () => "" }),
+        corrected_dialogue: Schema.Array(Schema.Struct({ role: Schema.String, content: Schema.String }))
+      })
+      return {
+        summarize: (input) => {
+          if (!client.configured("summary")) return local.summarize(input)
+          const lang = P.promptLanguage(input.language)
+          const template = (input.detailed ? P.detailedSummaryPrompt : P.summaryPrompt)[lang]
+          const prompt =
+            (input.staleHint ? P.staleHint[lang] : "") +
+            P.fillPrompt(P.fillPrompt(template, { CONVERSATION: input.text, LANLAN_NAME: input.names.character }), {
+              MASTER_NAME: input.names.master
+            })
+          return ask("summary", "recent.summary", prompt, SummaryAnswer, 30_000).pipe(
+            Effect.map((a) => summaryText(a.summary))
+          )
+        },
+        furtherSummarize: (input) => {
+          if (!client.configured("summary")) return local.furtherSummarize(input)
+          const prompt = P.fillPrompt(P.furtherSummaryPrompt[P.promptLanguage(input.language)], {
+            CONVERSATION: input.summary,
+            LIMIT: String(input.limit)
+          })
+          return ask("summary", "recent.further_summary", prompt, SummaryAnswer, 30_000, 1100).pipe(
+            Effect.map((a) => summaryText(a.summary))
+          )
+        },
+        reviewHistory: (input) => {
+          if (!client.configured("correction")) return local.reviewHistory(input)
+          const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")
+          const prompt = P.fillPrompt(
+            P.fillPrompt(P.historyReviewPrompt[P.promptLanguage(input.language)], {
+              CONVERSATION: blocks,
+              LANLAN_NAME: input.names.character
+            }),
+            { MASTER_NAME: input.names.master }
+          )
+          return ask("correction", "recent.review", prompt, ReviewAnswer, 110_000).pipe(
+            Effect.map((a) => ({ explanation: a.explanation, corrected: a.corrected_dialogue }))
+          )
+        }
+      }
+    })
+  )
+}
