@@ -33,6 +33,8 @@ export interface MemoryOperations {
   readonly recentHistory: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
   readonly lastConversationGap: (name: string) => Effect.Effect<number, MemoryError>
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
+  /** Resolves once no recent-memory compression is in flight for the character. */
+  readonly awaitCompression: (name: string) => Effect.Effect<void, MemoryError>
 }
 
 export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
@@ -70,6 +72,10 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         lastConversationGap: (raw) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        awaitCompression: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitCompression", reply }))
           ),
         status: (raw) =>
           Effect.flatMap(named(raw), (name) =>

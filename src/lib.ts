@@ -32,6 +32,8 @@ export interface MemoryRuntime {
   readonly recentHistory: (name: string, input?: ReadInput) => Promise<string>
   readonly lastConversationGap: (name: string) => Promise<number>
   readonly status: (name: string) => Promise<CharacterStatus>
+  /** Resolves once no recent-memory compression is in flight for the character. */
+  readonly awaitCompression: (name: string) => Promise<void>
   /** Stops every actor and releases the memory root. */
   readonly close: () => Promise<void>
 }
@@ -66,6 +68,7 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     recentHistory: (name, input) => run((m) => m.recentHistory(name, input)),
     lastConversationGap: (name) => run((m) => m.lastConversationGap(name)),
     status: (name) => run((m) => m.status(name)),
+    awaitCompression: (name) => run((m) => m.awaitCompression(name)),
     close: () => runtime.dispose()
   }
 }

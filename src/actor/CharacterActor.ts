@@ -231,8 +231,12 @@ export const make = (name: CharacterName) =>
               recentDegraded: recent.degraded,
               recentPending: recent.pending,
               unappliedEvents: state.unapplied.length,
-              pendingOps: state.outbox.pending().length
+              pendingOps: state.outbox.pending().length,
+              compressing: state.compressing,
+              items: recent.items.length
             })
+          } else if (c._tag === "AwaitCompression") {
+            yield* compaction.whenDone(state, Effect.asVoid(Deferred.succeed(c.reply, undefined)))
           } else if (c._tag === "SettleDone") {
             if (step({ type: "settle.done" }).some((a) => a.type === "releaseDialogs")) {
               const waiting = state.deferredDialogs

@@ -40,9 +40,10 @@ export interface CharacterState {
   checkpointScheduled: boolean
   /** Recent-memory compression bookkeeping (see Compaction.ts). */
   compressing: boolean
-  backup: { readonly key: string; readonly attempts: number } | undefined
+  backup: { readonly key: string; readonly attempts: number; readonly at: number } | undefined
   lastWriteAt: number
   idleCheckScheduled: boolean
+  compressionWaiters: Array<Effect.Effect<void>>
   readonly recorded: Set<string>
 }
 
@@ -195,6 +196,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       backup: undefined,
       lastWriteAt: 0,
       idleCheckScheduled: false,
+      compressionWaiters: [],
       recorded: new Set()
     }
     if (!existsSync(dir)) return state

@@ -24,6 +24,8 @@ export interface CharacterStatus {
   readonly recentPending: number
   readonly unappliedEvents: number
   readonly pendingOps: number
+  readonly compressing: boolean
+  readonly items: number
 }
 
 export interface ReadLanguage {
@@ -39,6 +41,7 @@ export type Command =
   | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "Gap"; readonly reply: Reply<number> }
   | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
+  | { readonly _tag: "AwaitCompression"; readonly reply: Reply<void> }
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }

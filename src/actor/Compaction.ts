@@ -2,7 +2,8 @@
  * Recent-memory compression inside a character actor (neko-compat §4.1): the trigger (more than
  * `recent_compress_threshold_items`, keeping the newest `recent_history_max_items - 1`), the model call on a
  * snapshot in a forked fiber, the splice journaled as `recent.spliced` when the snapshot is still the head,
- * backup retries of a failed compression with the hard cap on every failure, and idle compression.
+ * backup retries of a failed compression with the hard cap on every failure (after the liveness limit the
+ * snapshot is dead-lettered until the self-heal interval passes), and idle compression.
  */
 import { Clock, Effect, Option, type Scope } from "effect"
 import { createHash, randomUUID } from "node:crypto"
@@ -77,15 +78,20 @@ export const make = (deps: CompactionDeps) =>
         const snapshot = Option.isNone(degraded)
           ? sliceToCompress(items, t.recent_compress_threshold_items, keep)
           : undefined
-        if (snapshot === undefined || (state.compressing && !settle)) {
+        const fingerprints = snapshot?.map(fingerprint) ?? []
+        const now = yield* Clock.currentTimeMillis
+        const dead =
+          state.backup !== undefined &&
+          state.backup.key === keyOf(fingerprints) &&
+          state.backup.attempts >= t.memory_liveness_max_attempts &&
+          now - state.backup.at < t.memory_dead_letter_self_heal_seconds * 1000
+        if (snapshot === undefined || dead || (state.compressing && !settle)) {
           if (settle) yield* deps.later({ _tag: "SettleDone" })
           return
         }
         state.compressing = true
         const meta = RecentMeta.make(state.dir)
-        const now = yield* Clock.currentTimeMillis
         const stale = RecentMeta.decide(yield* meta.anchor, now, t.recent_summary_stale_hours)
-        const fingerprints = snapshot.map(fingerprint)
         const language = deps.language(state)
         yield* compressor
           .summarize({ snapshot, detailed, language, staleHint: stale.hint, names: yield* deps.speakers })
@@ -109,6 +115,18 @@ export const make = (deps: CompactionDeps) =>
           )
       })
 
+    const finished = (state: State.CharacterState) =>
+      Effect.suspend(() => {
+        state.compressing = false
+        const waiting = state.compressionWaiters
+        state.compressionWaiters = []
+        return Effect.all(waiting, { discard: true })
+      })
+
+    /** Answers `reply` once no compression is in flight. */
+    const whenDone = (state: State.CharacterState, reply: Effect.Effect<void>) =>
+      state.compressing ? Effect.sync(() => void state.compressionWaiters.push(reply)) : reply
+
     const onSplice = (
       state: State.CharacterState,
       fingerprints: ReadonlyArray<string>,
@@ -116,24 +134,24 @@ export const make = (deps: CompactionDeps) =>
       anchor: boolean
     ) =>
       Effect.gen(function* () {
-        state.compressing = false
         if (state.backup?.key === keyOf(fingerprints)) state.backup = undefined
         yield* commitSplice(state, { reason: "compression", fingerprints, items: [memo] })
         if (anchor) yield* Effect.ignoreLogged(RecentMeta.make(state.dir).setAnchor(yield* Clock.currentTimeMillis))
+        yield* finished(state)
       })
 
     const onFailed = (state: State.CharacterState, fingerprints: ReadonlyArray<string>, detailed: boolean) =>
       Effect.gen(function* () {
-        state.compressing = false
         const key = keyOf(fingerprints)
         const attempts = state.backup?.key === key ? state.backup.attempts + 1 : 1
-        state.backup = { key, attempts }
+        state.backup = { key, attempts, at: yield* Clock.currentTimeMillis }
         yield* hardCap(state)
+        yield* finished(state)
         if (attempts >= t.memory_liveness_max_attempts) {
           yield* Effect.logWarning("recent compression dead-lettered for this snapshot").pipe(
             Effect.annotateLogs({ attempts })
           )
-          return
+          return yield* deps.later({ _tag: "CompressRetry", detailed }, t.memory_dead_letter_self_heal_seconds * 1000)
         }
         yield* deps.later({ _tag: "CompressRetry", detailed }, backupDelay(attempts))
       })
@@ -153,5 +171,5 @@ export const make = (deps: CompactionDeps) =>
             Effect.zipRight(deps.later({ _tag: "IdleCheck" }, t.idle_check_interval_seconds * 1000))
           )
 
-    return { start, onSplice, onFailed, onIdleCheck, scheduleIdleCheck }
+    return { start, onSplice, onFailed, onIdleCheck, scheduleIdleCheck, whenDone }
   })
