@@ -1,8 +1,10 @@
 /**
  * One character's actor: the mailbox behaviour that interprets the session machine. Consecutive writes in a
  * batch are committed together (one journal fsync, one time-index transaction, one recent.json write), and
- * every caller of the group is answered only after its turns are durable. Reads flush pending writes first,
- * so they observe every earlier command; `new_dialog` waits while a settle is in flight.
+ * every caller of the group is answered only after its turns are durable — `/process`, `/renew` and `/settle`
+ * callers, as in N.E.K.O., only once the compression they started is over (the mailbox stays free meanwhile).
+ * Reads flush pending writes first, so they observe every earlier command; `new_dialog` waits while a
+ * settle is in flight.
  */
 import { Clock, Deferred, Effect, Option, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
@@ -165,12 +167,22 @@ export const make = (name: CharacterName) =>
         const explicit = group.flatMap((w) => Option.toArray(w.request.language))
         const lastLanguage = explicit[explicit.length - 1]
         if (lastLanguage !== undefined) yield* Locale.remember(state, lastLanguage)
-        yield* Effect.forEach(group, (w) => Deferred.succeed(w.reply, w.request.messages.length), { discard: true })
+        const reply = (w: Write) => Effect.asVoid(Deferred.succeed(w.reply, w.request.messages.length))
+        yield* Effect.forEach(
+          group.filter((w) => w.request.kind === "cache"),
+          reply,
+          { discard: true }
+        )
         state.lastWriteAt = millis
         for (const action of actions) {
           if (action.type === "startSettle") yield* compaction.start(state, action.params.detailed, true)
           else if (action.type === "compress") yield* compaction.start(state, action.params.detailed, false)
         }
+        yield* Effect.forEach(
+          group.filter((w) => w.request.kind !== "cache"),
+          (w) => compaction.whenDone(state, reply(w)),
+          { discard: true }
+        )
         if (events.length > 0) yield* compaction.scheduleIdleCheck(state)
         yield* scheduleDrain(state)
       })

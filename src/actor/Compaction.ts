@@ -137,6 +137,7 @@ export const make = (deps: CompactionDeps) =>
         if (state.backup?.key === keyOf(fingerprints)) state.backup = undefined
         yield* commitSplice(state, { reason: "compression", fingerprints, items: [memo] })
         if (anchor) yield* Effect.ignoreLogged(RecentMeta.make(state.dir).setAnchor(yield* Clock.currentTimeMillis))
+        yield* Effect.logDebug("recent compressed").pipe(Effect.annotateLogs({ replaced: fingerprints.length }))
         yield* finished(state)
       })
 

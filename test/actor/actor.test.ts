@@ -94,7 +94,7 @@ describe("character actors", () => {
         content: `m${i}`
       }))
       yield* memory.write("cache", "Wait", { messages: turns })
-      yield* memory.write("settle", "Wait", { messages: [] })
+      const settling = yield* Effect.fork(memory.write("settle", "Wait", { messages: [] }))
       yield* Deferred.await(started)
       const dialog = yield* Effect.fork(memory.newDialog("Wait"))
       yield* Effect.yieldNow()
@@ -102,7 +102,9 @@ describe("character actors", () => {
       assert.strictEqual((yield* memory.status("Wait")).session, "settling")
       const cached = yield* memory.write("cache", "Wait", { messages: [{ role: "user", content: "during settle" }] })
       assert.strictEqual(cached, 1)
+      assert.isNull(settling.unsafePoll())
       yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(settling)
       const text = yield* Fiber.join(dialog)
       assert.include(text, "SYSTEM_MESSAGE | Memo from prior conversations: settled memo\n")
       assert.include(text, "Master | m20\nMaster | during settle\n")

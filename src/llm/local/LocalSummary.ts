@@ -76,7 +76,7 @@ export const foldCorrections = (sentences: ReadonlyArray<Sentence>): Array<Sente
 
 /** Picks sentences by score within `budget` tokens (directives always), and prints them in order. */
 export const summarise = (conversation: string, budget: number, count: (text: string) => number): string => {
-  const sentences = foldCorrections(sentencesOf(conversation)).filter((s) => score(s) > -10)
+  const sentences = foldCorrections(sentencesOf(conversation)).filter((s) => score(s) >= 0)
   const ranked = [...sentences].sort((a, b) => score(b) - score(a) || a.index - b.index)
   const chosen = new Set<number>()
   let used = 0
