@@ -35,9 +35,7 @@ export const appLayer = (options: AppOptions) => {
     : { _tag: "initializing" }
   const tokenizer = options.tokenizer ?? Tokenizer.layer
   const tasks = MemoryTasks.layer.pipe(Layer.provide(options.llm ?? OpenAiLlm), Layer.provideMerge(tokenizer))
-  const compressor = options.compressor
-    ? Layer.merge(options.compressor, tokenizer)
-    : RecentCompressor.layer.pipe(Layer.provideMerge(tasks))
+  const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
   const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const memory = MemoryService.layer.pipe(Layer.provideMerge(registry))

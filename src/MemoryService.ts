@@ -33,8 +33,10 @@ export interface MemoryOperations {
   readonly recentHistory: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
   readonly lastConversationGap: (name: string) => Effect.Effect<number, MemoryError>
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
-  /** Resolves once no recent-memory compression is in flight for the character. */
-  readonly awaitCompression: (name: string) => Effect.Effect<void, MemoryError>
+  /** Resolves once no recent-memory compression or review is in flight for the character. */
+  readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
+  /** Cancels a recent-history review in flight (`/cancel_correction`). */
+  readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
 }
 
 export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
@@ -73,9 +75,13 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
           ),
-        awaitCompression: (raw) =>
+        cancelCorrection: (raw) =>
           Effect.flatMap(named(raw), (name) =>
-            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitCompression", reply }))
+            registry.ask<"cancelled" | "no_task", StoreError>(name, (reply) => ({ _tag: "CancelCorrection", reply }))
+          ),
+        awaitBackground: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
           ),
         status: (raw) =>
           Effect.flatMap(named(raw), (name) =>

@@ -32,8 +32,10 @@ export interface MemoryRuntime {
   readonly recentHistory: (name: string, input?: ReadInput) => Promise<string>
   readonly lastConversationGap: (name: string) => Promise<number>
   readonly status: (name: string) => Promise<CharacterStatus>
-  /** Resolves once no recent-memory compression is in flight for the character. */
-  readonly awaitCompression: (name: string) => Promise<void>
+  /** Resolves once no recent-memory compression or review is in flight for the character. */
+  readonly awaitBackground: (name: string) => Promise<void>
+  /** Cancels a recent-history review in flight, as `/cancel_correction` does. */
+  readonly cancelCorrection: (name: string) => Promise<{ readonly status: "cancelled" | "no_task" }>
   /** Stops every actor and releases the memory root. */
   readonly close: () => Promise<void>
 }
@@ -68,7 +70,8 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     recentHistory: (name, input) => run((m) => m.recentHistory(name, input)),
     lastConversationGap: (name) => run((m) => m.lastConversationGap(name)),
     status: (name) => run((m) => m.status(name)),
-    awaitCompression: (name) => run((m) => m.awaitCompression(name)),
+    awaitBackground: (name) => run((m) => m.awaitBackground(name)),
+    cancelCorrection: (name) => run((m) => m.cancelCorrection(name)).then((status) => ({ status })),
     close: () => runtime.dispose()
   }
 }

@@ -13,6 +13,7 @@ import { decodeCommand, sessionMachine, type SessionCommand } from "../../machin
 import type { CharacterName } from "../domain/CharacterName.js"
 import { normaliseLanguage, type Language } from "../domain/Locale.js"
 import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
+import { isHuman } from "../domain/Message.js"
 import { renderNewDialog, renderRecentHistory } from "../memory/dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -20,9 +21,11 @@ import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command, ReadLanguage, WriteRequest } from "./Commands.js"
+import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
 import type { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 import * as Compaction from "./Compaction.js"
+import * as Reviewer from "./Reviewer.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
@@ -71,6 +74,13 @@ export const make = (name: CharacterName) =>
       speakers: Effect.map(speakers, (s) => s.speakers),
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() }),
       later
+    })
+    const reviewer = yield* Reviewer.make({
+      tunables: t,
+      scope,
+      speakers: Effect.map(speakers, (s) => s.speakers),
+      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() }),
+      later: (c) => later(c)
     })
 
     const gapSeconds = (state: State.CharacterState) =>
@@ -174,9 +184,11 @@ export const make = (name: CharacterName) =>
           { discard: true }
         )
         state.lastWriteAt = millis
+        if (group.some((w) => w.request.messages.some(isHuman))) yield* reviewer.markDirty(state)
         for (const action of actions) {
           if (action.type === "startSettle") yield* compaction.start(state, action.params.detailed, true)
           else if (action.type === "compress") yield* compaction.start(state, action.params.detailed, false)
+          else if (action.type === "offerReview") yield* compaction.whenDone(state, reviewer.offer(state))
         }
         yield* Effect.forEach(
           group.filter((w) => w.request.kind !== "cache"),
@@ -247,14 +259,16 @@ export const make = (name: CharacterName) =>
               compressing: state.compressing,
               items: recent.items.length
             })
-          } else if (c._tag === "AwaitCompression") {
-            yield* compaction.whenDone(state, Effect.asVoid(Deferred.succeed(c.reply, undefined)))
+          } else if (c._tag === "AwaitBackground") {
+            state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, undefined)))
           } else if (c._tag === "SettleDone") {
-            if (step({ type: "settle.done" }).some((a) => a.type === "releaseDialogs")) {
+            const emitted = step({ type: "settle.done" })
+            if (emitted.some((a) => a.type === "releaseDialogs")) {
               const waiting = state.deferredDialogs
               state.deferredDialogs = []
               yield* Effect.all(waiting, { discard: true })
             }
+            if (emitted.some((a) => a.type === "offerReview")) yield* reviewer.offer(state)
           } else if (c._tag === "DrainOutbox") {
             yield* drain(state)
           } else if (c._tag === "Checkpoint") {
@@ -266,11 +280,22 @@ export const make = (name: CharacterName) =>
           } else if (c._tag === "CompressRetry") {
             yield* compaction.start(state, c.detailed, false)
           } else if (c._tag === "IdleCheck") {
-            yield* compaction.onIdleCheck(state)
+            if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))
+          } else if (c._tag === "ReviewDone") {
+            yield* reviewer.onDone(state, c)
+          } else if (c._tag === "ReviewFailed") {
+            yield* reviewer.onFailed(state, c)
+          } else if (c._tag === "CancelCorrection") {
+            yield* Deferred.succeed(c.reply, yield* reviewer.cancel(state))
           }
         }
         yield* flush
         if (state.unapplied.length > 0) yield* State.applyUnapplied(state)
+        if (!state.compressing && state.reviewFiber === undefined && state.quietWaiters.length > 0) {
+          const waiting = state.quietWaiters
+          state.quietWaiters = []
+          yield* Effect.all(waiting, { discard: true })
+        }
         yield* scheduleCheckpoint(state)
       })
 
@@ -295,5 +320,5 @@ export const make = (name: CharacterName) =>
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
     StoreError,
-    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer
+    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks
   >

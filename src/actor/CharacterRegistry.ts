@@ -12,6 +12,7 @@ import * as CharacterActor from "./CharacterActor.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 
 export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry")<
@@ -30,7 +31,9 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     CharacterRegistry,
     Effect.gen(function* () {
       const settings = yield* KiokuConfig
-      const context = yield* Effect.context<KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer>()
+      const context = yield* Effect.context<
+        KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks
+      >()
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) => CharacterActor.make(name).pipe(Effect.provide(context)),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)

@@ -4,7 +4,9 @@
  * live writes (`applyUnapplied`). The sentinel only advances once time index, recent view and outbox all
  * hold every unapplied event; until then the events stay queued and are retried with the next write.
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Option, type Fiber } from "effect"
+import type { ReviewState } from "../memory/recent/Review.js"
+import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import * as path from "node:path"
 import { initialTransition } from "xstate"
@@ -19,7 +21,7 @@ import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import { fromLine, type JournalEvent, type TurnEvent } from "./TurnEvent.js"
+import { fromLine, spliceLine, type JournalEvent, type SplicePayload, type TurnEvent } from "./TurnEvent.js"
 
 export const EXTRACT_FACTS = "extract_facts"
 
@@ -44,12 +46,19 @@ export interface CharacterState {
   lastWriteAt: number
   idleCheckScheduled: boolean
   compressionWaiters: Array<Effect.Effect<void>>
+  /** Review bookkeeping (loaded on first use) and the review in flight. */
+  review: ReviewState | undefined
+  reviewFiber: Fiber.RuntimeFiber<void> | undefined
+  /** Callers waiting until no compression and no review is in flight. */
+  quietWaiters: Array<Effect.Effect<void>>
   readonly recorded: Set<string>
 }
 
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 
 export const exists = (state: CharacterState): boolean => existsSync(state.dir)
+
+export const ensureCharacterDir = (state: CharacterState) => ensureDir(state.dir)
 
 /** Opens `time_indexed.db`, creating the directory and the database when `create` is set. */
 export const timeIndexOf = (state: CharacterState, create: boolean) =>
@@ -121,7 +130,12 @@ export const applyUnapplied = (state: CharacterState) =>
       }
       recentOk = yield* flushGroup
       if (!recentOk) break
-      const result = yield* state.recent.spliceEvent(event.eventId, event.payload.fingerprints, event.payload.items)
+      const result = yield* state.recent.spliceEvent(
+        event.eventId,
+        event.payload.fingerprints,
+        event.payload.items,
+        event.payload.at
+      )
       if (result.moot) yield* Effect.logInfo("recent splice moot: history changed underneath")
       recentOk = result.written
     }
@@ -151,6 +165,22 @@ export const applyUnapplied = (state: CharacterState) =>
     state.unapplied = []
     return true
   })
+
+/** Journals and applies one splice of the recent view; a journal failure leaves the view untouched. */
+export const commitSplice = (state: CharacterState, payload: SplicePayload) =>
+  Effect.gen(function* () {
+    const line = spliceLine(randomUUID(), payload, yield* now)
+    yield* state.events.append([line])
+    state.unapplied.push(line)
+    return yield* applyUnapplied(state)
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.logError("recent splice not journaled; view untouched").pipe(
+        Effect.annotateLogs({ error: e.message }),
+        Effect.as(false)
+      )
+    )
+  )
 
 /**
  * Makes every applied event durable beyond a power loss (WAL checkpoint, fsync of the outbox and of the
@@ -197,6 +227,9 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       lastWriteAt: 0,
       idleCheckScheduled: false,
       compressionWaiters: [],
+      review: undefined,
+      reviewFiber: undefined,
+      quietWaiters: [],
       recorded: new Set()
     }
     if (!existsSync(dir)) return state

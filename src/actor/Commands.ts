@@ -41,7 +41,7 @@ export type Command =
   | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "Gap"; readonly reply: Reply<number> }
   | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
-  | { readonly _tag: "AwaitCompression"; readonly reply: Reply<void> }
+  | { readonly _tag: "AwaitBackground"; readonly reply: Reply<void> }
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }
@@ -54,3 +54,12 @@ export type Command =
   | { readonly _tag: "CompressionFailed"; readonly fingerprints: ReadonlyArray<string>; readonly detailed: boolean }
   | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
   | { readonly _tag: "IdleCheck" }
+  | {
+      readonly _tag: "ReviewDone"
+      readonly fingerprints: ReadonlyArray<string>
+      readonly tail: ReadonlyArray<{ readonly type: string; readonly content: string; readonly content_sha256: string }>
+      readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
+      readonly hadMemo: boolean
+    }
+  | { readonly _tag: "ReviewFailed"; readonly reason: string; readonly contextTokens: number; readonly key: string }
+  | { readonly _tag: "CancelCorrection"; readonly reply: Reply<"cancelled" | "no_task"> }

@@ -6,10 +6,9 @@
  * snapshot is dead-lettered until the self-heal interval passes), and idle compression.
  */
 import { Clock, Effect, Option, type Scope } from "effect"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import type { CharacterName } from "../domain/CharacterName.js"
 import type { Language } from "../domain/Locale.js"
-import { localIso } from "../domain/LocalTime.js"
 import type { StoredMessage } from "../domain/Message.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { fingerprint, hardCapDrop, memoItem, sliceToCompress, type Speakers } from "../memory/recent/Compression.js"
@@ -19,7 +18,7 @@ import { backupDelay } from "../maintenance/policies.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
-import { spliceLine, type SplicePayload } from "./TurnEvent.js"
+import type { SplicePayload } from "./TurnEvent.js"
 
 export interface CompactionDeps {
   readonly name: CharacterName
@@ -41,22 +40,7 @@ export const make = (deps: CompactionDeps) =>
     const t = deps.tunables
     const keep = t.recent_history_max_items - 1
 
-    /** Journals and applies one splice of the recent view; a journal failure leaves the view untouched. */
-    const commitSplice = (state: State.CharacterState, payload: SplicePayload) =>
-      Effect.gen(function* () {
-        const ts = localIso(yield* Clock.currentTimeMillis)
-        const line = spliceLine(randomUUID(), payload, ts)
-        yield* state.events.append([line])
-        state.unapplied.push(line)
-        return yield* State.applyUnapplied(state)
-      }).pipe(
-        Effect.catchAll((e) =>
-          Effect.logError("recent splice not journaled; view untouched").pipe(
-            Effect.annotateLogs({ error: e.message }),
-            Effect.as(false)
-          )
-        )
-      )
+    const commitSplice = (state: State.CharacterState, payload: SplicePayload) => State.commitSplice(state, payload)
 
     const hardCap = (state: State.CharacterState) =>
       Effect.gen(function* () {
@@ -68,7 +52,7 @@ export const make = (deps: CompactionDeps) =>
         yield* Effect.logWarning("recent history over the hard cap; oldest items dropped").pipe(
           Effect.annotateLogs({ dropped: drop })
         )
-        yield* commitSplice(state, { reason: "hard_cap", fingerprints: head.map(fingerprint), items: memo })
+        yield* commitSplice(state, { reason: "hard_cap", at: 0, fingerprints: head.map(fingerprint), items: memo })
       })
 
     /** Starts a compression of the current history if it is over the threshold. */
@@ -135,7 +119,7 @@ export const make = (deps: CompactionDeps) =>
     ) =>
       Effect.gen(function* () {
         if (state.backup?.key === keyOf(fingerprints)) state.backup = undefined
-        yield* commitSplice(state, { reason: "compression", fingerprints, items: [memo] })
+        yield* commitSplice(state, { reason: "compression", at: 0, fingerprints, items: [memo] })
         if (anchor) yield* Effect.ignoreLogged(RecentMeta.make(state.dir).setAnchor(yield* Clock.currentTimeMillis))
         yield* Effect.logDebug("recent compressed").pipe(Effect.annotateLogs({ replaced: fingerprints.length }))
         yield* finished(state)
@@ -157,12 +141,17 @@ export const make = (deps: CompactionDeps) =>
         yield* deps.later({ _tag: "CompressRetry", detailed }, backupDelay(attempts))
       })
 
+    /** Compresses when the character has been idle long enough; true when it was idle. */
     const onIdleCheck = (state: State.CharacterState) =>
       Effect.gen(function* () {
         state.idleCheckScheduled = false
         const idleFor = (yield* Clock.currentTimeMillis) - state.lastWriteAt
-        if (idleFor < t.idle_threshold_seconds * 1000) return yield* scheduleIdleCheck(state)
+        if (idleFor < t.idle_threshold_seconds * 1000) {
+          yield* scheduleIdleCheck(state)
+          return false
+        }
         yield* start(state, true, false)
+        return true
       })
 
     const scheduleIdleCheck = (state: State.CharacterState) =>

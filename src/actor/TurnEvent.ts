@@ -1,8 +1,8 @@
 /**
  * kioku's recent-memory journal events, each carrying everything needed to apply it on its own:
  * `turns.appended` (one per write request: rows for `time_indexed_original`, items for `recent.json`, the
- * `extract_facts` outbox op) and `recent.spliced` (a compression or hard cap: the head items it replaces,
- * named by fingerprint, and the items that take their place).
+ * `extract_facts` outbox op) and `recent.spliced` (a compression, hard cap or history review: the run of
+ * items it replaces, by position and fingerprint, and the items that take their place).
  */
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
@@ -22,7 +22,9 @@ export const TurnsPayload = Schema.Struct({
 export type TurnsPayload = typeof TurnsPayload.Type
 
 export const SplicePayload = Schema.Struct({
-  reason: Schema.Literal("compression", "hard_cap"),
+  reason: Schema.Literal("compression", "hard_cap", "review"),
+  /** Index of the first replaced item (0: the head). */
+  at: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   fingerprints: Schema.Array(Schema.String),
   items: Schema.Array(StoredMessage)
 })

@@ -20,7 +20,8 @@ export interface ServeOptions {
   readonly startBlocked: boolean
 }
 
-const characterRoutes = /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap)\/[^?]*\//
+const characterRoutes =
+  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
   router.pipe(

@@ -23,7 +23,7 @@ export interface ChatRequest {
 
 export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
   task: Schema.String,
-  reason: Schema.Literal("not_configured", "network", "timeout", "rate_limited", "http", "bad_answer"),
+  reason: Schema.Literal("not_configured", "network", "timeout", "rate_limited", "http", "bad_answer", "output_limit"),
   message: Schema.String,
   status: Schema.optional(Schema.Number)
 }) {

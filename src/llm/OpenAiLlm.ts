@@ -40,7 +40,12 @@ export const tierSettings = (t: Tunables, tier: Tier): TierSettings =>
         }
 
 const Completion = Schema.Struct({
-  choices: Schema.NonEmptyArray(Schema.Struct({ message: Schema.Struct({ content: Schema.NullOr(Schema.String) }) })),
+  choices: Schema.NonEmptyArray(
+    Schema.Struct({
+      message: Schema.Struct({ content: Schema.NullOr(Schema.String) }),
+      finish_reason: Schema.optional(Schema.NullOr(Schema.String))
+    })
+  ),
   usage: Schema.optional(Schema.Struct({ prompt_tokens: Schema.Number, completion_tokens: Schema.Number }))
 })
 const decodeCompletion = Schema.decodeUnknownEither(Schema.parseJson(Completion))
@@ -76,7 +81,13 @@ const once = (settings: TierSettings, request: ChatRequest, guard: number) =>
       if (body._tag === "Left") {
         return Effect.fail(new LlmError({ task: request.task, reason: "bad_answer", message: "not a chat completion" }))
       }
-      return Effect.succeed({ content: body.right.choices[0].message.content ?? "", usage: body.right.usage })
+      const choice = body.right.choices[0]
+      if (choice.finish_reason === "length") {
+        return Effect.fail(
+          new LlmError({ task: request.task, reason: "output_limit", message: "answer cut at the output limit" })
+        )
+      }
+      return Effect.succeed({ content: choice.message.content ?? "", usage: body.right.usage })
     })
   )
 

@@ -9,6 +9,8 @@ import { testRuntime } from "../support/layers.js"
 
 const one = (i: number, text = `message ${i}`) => [{ role: i % 2 === 0 ? "user" : "assistant", content: text }]
 const summary = (text: string) => ({ answer: JSON.stringify({ summary: text }) })
+const summaries = (script: ScriptedLlm.Script) =>
+  Effect.map(script.requests, (all) => all.filter((r) => r.task === "recent.summary"))
 
 const setup = (tunables = {}) =>
   Effect.gen(function* () {
@@ -28,10 +30,10 @@ describe("recent compression", () => {
       const { memory, script, recent } = yield* setup()
       yield* script.push("recent.summary", summary("Alex talked about 21 things."))
       for (let i = 0; i < 20; i++) yield* memory.write("process", "Tian", { messages: one(i) })
-      yield* memory.awaitCompression("Tian")
-      assert.strictEqual((yield* script.requests).length, 0)
+      yield* memory.awaitBackground("Tian")
+      assert.strictEqual((yield* summaries(script)).length, 0)
       yield* memory.write("process", "Tian", { messages: one(20) })
-      yield* memory.awaitCompression("Tian")
+      yield* memory.awaitBackground("Tian")
       const items = recent("Tian")
       assert.strictEqual(items.length, 10)
       assert.strictEqual(items[0]?.type, "system")
@@ -40,7 +42,7 @@ describe("recent compression", () => {
         items.slice(1).map((m) => m.data.content),
         Array.from({ length: 9 }, (_, k) => `message ${12 + k}`)
       )
-      const [request] = yield* script.requests
+      const [request] = yield* summaries(script)
       assert.strictEqual(request?.tier, "summary")
       assert.include(request?.messages[0]?.content ?? "", "Master | message 0\nTian | message 1\n")
       assert.notInclude(request?.messages[0]?.content ?? "", "message 12")
@@ -56,7 +58,7 @@ describe("recent compression", () => {
       const long = (i: number) => one(i, `${i} ` + "lorem ipsum dolor sit amet ".repeat(150))
       for (let i = 0; i < 30; i++) yield* memory.write("cache", "Big", { messages: long(i) })
       yield* memory.write("process", "Big", { messages: long(30) })
-      yield* memory.awaitCompression("Big")
+      yield* memory.awaitBackground("Big")
       const requests = (yield* script.requests).filter((r) => r.task === "recent.summary")
       assert.strictEqual(requests.length, 3)
       assert.include(requests[2]?.messages[0]?.content ?? "", "part one.\npart two.")
@@ -71,7 +73,7 @@ describe("recent compression", () => {
       yield* script.push("recent.further_summary", summary("Cats matter. Trailing fragment"))
       for (let i = 0; i < 21; i++) yield* memory.write("cache", "Shrink", { messages: one(i) })
       yield* memory.write("settle", "Shrink", { messages: [] })
-      yield* memory.awaitCompression("Shrink")
+      yield* memory.awaitBackground("Shrink")
       const further = (yield* script.requests).find((r) => r.task === "recent.further_summary")
       assert.strictEqual(further?.maxCompletionTokens, 1100)
       const dialog = yield* memory.newDialog("Shrink")
@@ -85,12 +87,12 @@ describe("recent compression", () => {
       yield* script.push("recent.summary", { fail: "network" }, summary("recovered."))
       for (let i = 0; i < 21; i++) yield* memory.write("cache", "Retry", { messages: one(i) })
       yield* memory.write("process", "Retry", { messages: [] })
-      yield* memory.awaitCompression("Retry")
+      yield* memory.awaitBackground("Retry")
       assert.strictEqual(recent("Retry").length, 21)
       assert.strictEqual(recent("Retry")[0]?.data.content, "message 0")
       yield* memory.write("cache", "Retry", { messages: one(21, "late turn") })
       yield* TestClock.adjust("30 seconds")
-      yield* memory.awaitCompression("Retry")
+      yield* memory.awaitBackground("Retry")
       const items = recent("Retry")
       assert.strictEqual(items[0]?.data.content, "Memo from prior conversations: recovered.")
       assert.strictEqual(items[items.length - 1]?.data.content, "late turn")
@@ -119,56 +121,59 @@ describe("recent compression", () => {
   it.scoped("bounds the history with the hard cap when the provider always fails", () =>
     Effect.gen(function* () {
       const { memory, script, recent } = yield* setup({ recent_hard_cap_tokens: 5_000 })
-      yield* script.push("*", ...Array.from({ length: 20 }, () => ({ fail: "http" as const, status: 500 })))
+      yield* script.push(
+        "recent.summary",
+        ...Array.from({ length: 20 }, () => ({ fail: "http" as const, status: 500 }))
+      )
       const big = (i: number) => one(i, `${i} ` + "x".repeat(3_000))
       for (let i = 0; i < 30; i++) yield* memory.write("cache", "Cap", { messages: big(i) })
       yield* memory.write("process", "Cap", { messages: [] })
-      yield* memory.awaitCompression("Cap")
+      yield* memory.awaitBackground("Cap")
       const items = recent("Cap")
       assert.strictEqual(items.length, 10)
       assert.strictEqual(items[9]?.data.content.slice(0, 3), "29 ")
-      assert.strictEqual((yield* script.requests).length, 1)
+      assert.strictEqual((yield* summaries(script)).length, 1)
     })
   )
 
   it.scoped("retries a failing compression on the backup schedule, then dead-letters it", () =>
     Effect.gen(function* () {
       const { memory, script, recent } = yield* setup({ actor_idle_ttl_seconds: 86_400 })
-      yield* script.push("*", ...Array.from({ length: 20 }, () => ({ fail: "timeout" as const })))
+      yield* script.push("recent.summary", ...Array.from({ length: 20 }, () => ({ fail: "timeout" as const })))
       for (let i = 0; i < 25; i++) yield* memory.write("cache", "Dead", { messages: one(i) })
       yield* memory.write("process", "Dead", { messages: [] })
-      yield* memory.awaitCompression("Dead")
+      yield* memory.awaitBackground("Dead")
       for (const delay of ["30 seconds", "60 seconds", "120 seconds", "240 seconds", "1 hour"] as const) {
         yield* TestClock.adjust(delay)
-        yield* memory.awaitCompression("Dead")
+        yield* memory.awaitBackground("Dead")
       }
-      assert.strictEqual((yield* script.requests).length, 5)
+      assert.strictEqual((yield* summaries(script)).length, 5)
       assert.strictEqual(recent("Dead").length, 25)
       yield* TestClock.adjust("3 hours")
-      yield* memory.awaitCompression("Dead")
-      assert.strictEqual((yield* script.requests).length, 5)
+      yield* memory.awaitBackground("Dead")
+      assert.strictEqual((yield* summaries(script)).length, 5)
       yield* TestClock.adjust("2 hours")
-      yield* memory.awaitCompression("Dead")
-      assert.strictEqual((yield* script.requests).length, 6)
+      yield* memory.awaitBackground("Dead")
+      assert.strictEqual((yield* summaries(script)).length, 6)
     })
   )
 
   it.scoped("adds the stale hint only once the anchor is an hour old", () =>
     Effect.gen(function* () {
       const { memory, script } = yield* setup()
-      yield* script.push("*", ...Array.from({ length: 3 }, (_, i) => summary(`memo ${i}.`)))
+      yield* script.push("recent.summary", ...Array.from({ length: 3 }, (_, i) => summary(`memo ${i}.`)))
       const round = (from: number) =>
         Effect.gen(function* () {
           for (let i = 0; i < 21; i++) yield* memory.write("cache", "Stale", { messages: one(from + i) })
           yield* memory.write("process", "Stale", { messages: [] })
-          yield* memory.awaitCompression("Stale")
+          yield* memory.awaitBackground("Stale")
         })
       yield* round(0)
       yield* TestClock.adjust("30 minutes")
       yield* round(100)
       yield* TestClock.adjust("31 minutes")
       yield* round(200)
-      const prompts = (yield* script.requests).map((r) => r.messages[0]?.content ?? "")
+      const prompts = (yield* summaries(script)).map((r) => r.messages[0]?.content ?? "")
       assert.deepStrictEqual(
         prompts.map((p) => p.includes("may be out of date")),
         [false, false, true]

@@ -62,18 +62,22 @@ export const fingerprint = (m: StoredMessage): string => {
   return `${m.type}\u0000${contentText(m.data.content).slice(0, 50)}\u0000${createHash("sha256").update(text).digest("hex")}`
 }
 
-/** The new history when the snapshot is still the head of `current`: `[memo] + the items after it`. */
+/**
+ * The new history when the items named by `snapshot` still stand at `at` in `current`: those items are
+ * replaced by `replacement` (for a compression: the head, replaced by the memo). Undefined when they moved.
+ */
 export const splice = (
   current: ReadonlyArray<StoredMessage>,
   snapshot: ReadonlyArray<string>,
-  replacement: ReadonlyArray<StoredMessage>
+  replacement: ReadonlyArray<StoredMessage>,
+  at = 0
 ): Array<StoredMessage> | undefined => {
-  if (snapshot.length === 0 || current.length < snapshot.length) return undefined
+  if (snapshot.length === 0 || at < 0 || current.length < at + snapshot.length) return undefined
   for (let i = 0; i < snapshot.length; i++) {
-    const item = current[i]
+    const item = current[at + i]
     if (item === undefined || fingerprint(item) !== snapshot[i]) return undefined
   }
-  return [...replacement, ...current.slice(snapshot.length)]
+  return [...current.slice(0, at), ...replacement, ...current.slice(at + snapshot.length)]
 }
 
 /**

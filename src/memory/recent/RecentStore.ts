@@ -147,13 +147,14 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
     spliceEvent: (
       eventId: string,
       fingerprints: ReadonlyArray<string>,
-      replacement: ReadonlyArray<StoredMessage>
+      replacement: ReadonlyArray<StoredMessage>,
+      at = 0
     ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
       Effect.gen(function* () {
         const disk = yield* Effect.either(readDisk)
         if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
         if (disk.right.events.has(eventId)) return { written: true, moot: false }
-        const next = splice(disk.right.items, fingerprints, tagWithEvent(eventId, replacement))
+        const next = splice(disk.right.items, fingerprints, tagWithEvent(eventId, replacement), at)
         if (next === undefined) return { written: true, moot: true }
         const text = arrayText(next.map(itemText))
         const wrote = yield* Effect.either(

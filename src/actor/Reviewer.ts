@@ -1,0 +1,164 @@
+/**
+ * The recent-history review inside a character actor: gated by `reviewGate`, run on a snapshot in a forked
+ * fiber (correction tier), committed as a journaled `recent.spliced` over the run it reviewed, with its
+ * bookkeeping in `review_state.json`. `/cancel_correction` interrupts a review in flight.
+ */
+import { Clock, Effect, Fiber, Option, type Scope } from "effect"
+import * as path from "node:path"
+import type { Language } from "../domain/Locale.js"
+import { messageText, type StoredMessage } from "../domain/Message.js"
+import type { LlmError } from "../llm/LlmClient.js"
+import { MemoryTasks, type ReviewMessage } from "../llm/MemoryTasks.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
+import { fingerprint, type Speakers } from "../memory/recent/Compression.js"
+import * as R from "../memory/recent/Review.js"
+import { AppFiles } from "../store/AppFiles.js"
+import * as ViewFile from "../store/ViewFile.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import type { Command } from "./Commands.js"
+
+export interface ReviewerDeps {
+  readonly tunables: Tunables
+  readonly scope: Scope.Scope
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
+  readonly later: (command: Command) => Effect.Effect<void>
+}
+
+const asReviewMessage = (m: StoredMessage): ReviewMessage => ({
+  role: m.type === "system" ? "system" : m.type === "ai" ? "assistant" : "user",
+  content: messageText(m)
+})
+
+export const make = (deps: ReviewerDeps) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const tokens = yield* Tokenizer
+    const files = yield* AppFiles
+    const t = deps.tunables
+    const viewOf = (state: State.CharacterState) =>
+      ViewFile.make(R.ReviewState, path.join(state.dir, "review_state.json"))
+
+    const load = (state: State.CharacterState) =>
+      state.review !== undefined
+        ? Effect.succeed(state.review)
+        : viewOf(state).read.pipe(
+            Effect.map(Option.getOrElse(() => R.emptyReviewState)),
+            Effect.orElseSucceed(() => R.emptyReviewState),
+            Effect.tap((rs) => Effect.sync(() => (state.review = rs)))
+          )
+
+    const save = (state: State.CharacterState, patch: Partial<R.ReviewState>) =>
+      Effect.gen(function* () {
+        const next = { ...(yield* load(state)), ...patch }
+        state.review = next
+        yield* Effect.ignoreLogged(State.ensureCharacterDir(state).pipe(Effect.zipRight(viewOf(state).write(next))))
+      })
+
+    const offer = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const rs = yield* load(state)
+        const { items, degraded } = yield* state.recent.read
+        if (Option.isSome(degraded)) return
+        const messages = items.map(asReviewMessage)
+        const now = yield* Clock.currentTimeMillis
+        const gate = R.reviewGate(
+          {
+            state: rs,
+            items,
+            nowMillis: now,
+            lastActivityMillis: state.lastWriteAt,
+            enabled: (yield* files.core).recent_memory_auto_review,
+            inFlight: state.reviewFiber !== undefined,
+            contextTokens: tokens.count(messages.map((m) => `${m.role}: ${m.content}`).join("\n\n"))
+          },
+          t
+        )
+        if (gate !== "ok") return yield* Effect.logDebug("review skipped").pipe(Effect.annotateLogs({ gate }))
+        yield* save(state, { last_review_ts: now })
+        const fingerprints = items.map(fingerprint)
+        const tail = R.tailOf(items)
+        const contextTokens = tokens.count(messages.map((m) => m.content).join("\n"))
+        state.reviewFiber = yield* tasks
+          .reviewHistory({ items: messages, language: deps.language(state), names: yield* deps.speakers })
+          .pipe(
+            Effect.matchEffect({
+              onSuccess: (out) =>
+                deps.later({
+                  _tag: "ReviewDone",
+                  fingerprints,
+                  tail,
+                  corrected: out.corrected,
+                  hadMemo: items[0]?.type === "system"
+                }),
+              onFailure: (e: LlmError) =>
+                deps.later({ _tag: "ReviewFailed", reason: e.reason, contextTokens, key: R.tailKey(items) })
+            }),
+            Effect.forkIn(deps.scope)
+          )
+      })
+
+    const onDone = (state: State.CharacterState, done: Extract<Command, { readonly _tag: "ReviewDone" }>) =>
+      Effect.gen(function* () {
+        state.reviewFiber = undefined
+        const mapped = R.mapReviewed(done.corrected, done.hadMemo, yield* deps.speakers)
+        if (mapped === undefined)
+          return yield* save(state, { last_reviewed_cutoff_tail: done.tail, review_fail_attempts: 0 })
+        const { items } = yield* state.recent.read
+        const run = R.locateRun(items, done.fingerprints)
+        if (run === undefined || run.capacity === 0)
+          return yield* Effect.logInfo("review moot: history changed underneath")
+        const replacement = mapped.slice(-Math.min(run.capacity, mapped.length))
+        const replaced = items.slice(run.start, run.start + run.capacity).map(fingerprint)
+        const ok = yield* State.commitSplice(state, {
+          reason: "review",
+          at: run.start,
+          fingerprints: replaced,
+          items: replacement
+        })
+        if (ok) {
+          yield* save(state, {
+            review_clean: true,
+            last_reviewed_cutoff_tail: R.tailOf(replacement),
+            review_fail_attempts: 0,
+            review_fail_fp: null
+          })
+        }
+      })
+
+    const onFailed = (state: State.CharacterState, failed: Extract<Command, { readonly _tag: "ReviewFailed" }>) =>
+      Effect.gen(function* () {
+        state.reviewFiber = undefined
+        const rs = yield* load(state)
+        if (failed.reason === "output_limit") {
+          const min = rs.review_output_exhaustion_min_context_tokens
+          return yield* save(state, {
+            review_output_exhaustion_attempts: rs.review_output_exhaustion_attempts + 1,
+            review_output_exhaustion_min_context_tokens:
+              min === null ? failed.contextTokens : Math.min(min, failed.contextTokens)
+          })
+        }
+        yield* save(state, {
+          review_fail_attempts: rs.review_fail_fp === failed.key ? rs.review_fail_attempts + 1 : 1,
+          review_fail_fp: failed.key
+        })
+      })
+
+    const cancel = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const fiber = state.reviewFiber
+        if (fiber === undefined) return "no_task" as const
+        state.reviewFiber = undefined
+        yield* Fiber.interrupt(fiber)
+        return "cancelled" as const
+      })
+
+    /** A human message arrived: the history is no longer known clean. */
+    const markDirty = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        if ((yield* load(state)).review_clean) yield* save(state, { review_clean: false })
+      })
+
+    return { offer, onDone, onFailed, cancel, markDirty }
+  })
