@@ -11,9 +11,9 @@ import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
 import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { normaliseLanguage, type Language } from "../domain/Locale.js"
+import { detectLanguage, normaliseLanguage, type Language } from "../domain/Locale.js"
 import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
-import { isHuman } from "../domain/Message.js"
+import { isHuman, messageText, type StoredMessage } from "../domain/Message.js"
 import { renderNewDialog, renderRecentHistory } from "../memory/dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -61,6 +61,12 @@ export const make = (name: CharacterName) =>
         speakers: { character: name, master: Option.getOrElse(c.masterName, () => t.master_name) }
       }))
     )
+    /** The prompt language for background work on `items`: what the user wrote, else the character's. */
+    const contentLanguage = (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) =>
+      detectLanguage(
+        items.filter(isHuman).map(messageText),
+        resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
+      )
     const later = (c: Command, delayMillis = 0) =>
       (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
         Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))),
@@ -72,14 +78,14 @@ export const make = (name: CharacterName) =>
       tunables: t,
       scope,
       speakers: Effect.map(speakers, (s) => s.speakers),
-      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() }),
+      language: contentLanguage,
       later
     })
     const reviewer = yield* Reviewer.make({
       tunables: t,
       scope,
       speakers: Effect.map(speakers, (s) => s.speakers),
-      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() }),
+      language: contentLanguage,
       later: (c) => later(c)
     })
 

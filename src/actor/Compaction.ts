@@ -25,7 +25,7 @@ export interface CompactionDeps {
   readonly tunables: Tunables
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) => Language
   /** Sends a command to this actor from a forked fiber, after an optional delay. */
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
 }
@@ -76,7 +76,7 @@ export const make = (deps: CompactionDeps) =>
         state.compressing = true
         const meta = RecentMeta.make(state.dir)
         const stale = RecentMeta.decide(yield* meta.anchor, now, t.recent_summary_stale_hours)
-        const language = deps.language(state)
+        const language = deps.language(state, snapshot)
         yield* compressor
           .summarize({ snapshot, detailed, language, staleHint: stale.hint, names: yield* deps.speakers })
           .pipe(

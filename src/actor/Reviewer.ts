@@ -22,7 +22,7 @@ export interface ReviewerDeps {
   readonly tunables: Tunables
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) => Language
   readonly later: (command: Command) => Effect.Effect<void>
 }
 
@@ -81,7 +81,7 @@ export const make = (deps: ReviewerDeps) =>
         const tail = R.tailOf(items)
         const contextTokens = tokens.count(messages.map((m) => m.content).join("\n"))
         state.reviewFiber = yield* tasks
-          .reviewHistory({ items: messages, language: deps.language(state), names: yield* deps.speakers })
+          .reviewHistory({ items: messages, language: deps.language(state, items), names: yield* deps.speakers })
           .pipe(
             Effect.matchEffect({
               onSuccess: (out) =>

@@ -133,3 +133,25 @@ export const render = (table: Table, lang: Language, values: Readonly<Record<str
   fill(table[lang], values)
 
 export const gapStrings = { gapNotice, gapLongHint, gapCurrentTime }
+
+const traditionalOnly = /[們這說對會來時個後國過還麼樣點裡頭將與為麼見聽讀寫體歡問題當從動現開關係]/
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0
+
+/**
+ * The language of what people wrote, for choosing a prompt template: kana → ja, Hangul → ko, Cyrillic → ru,
+ * Han → zh (zh-TW when Traditional-only characters appear); Latin text keeps `fallback`.
+ */
+export const detectLanguage = (texts: ReadonlyArray<string>, fallback: Language): Language => {
+  const text = texts.join("\n")
+  const kana = count(text, /[\u3040-\u30ff]/g)
+  const hangul = count(text, /[\uac00-\ud7af]/g)
+  const cyrillic = count(text, /[\u0400-\u04ff]/g)
+  const han = count(text, /[\u3400-\u4dbf\u4e00-\u9fff]/g)
+  const letters = count(text, /\p{L}/gu)
+  if (letters === 0) return fallback
+  if (kana > 0 && kana + han >= letters * 0.3) return "ja"
+  if (hangul >= letters * 0.3) return "ko"
+  if (cyrillic >= letters * 0.3) return "ru"
+  if (han >= letters * 0.3) return traditionalOnly.test(text) ? "zh-TW" : fallback === "zh-TW" ? "zh-TW" : "zh"
+  return fallback
+}

@@ -47,6 +47,8 @@ describe("recent compression with the default local provider", () => {
       assert.include(dialog.text, "SYSTEM_MESSAGE | Memo from prior conversations: ")
       assert.include(dialog.text, "Mei turns 27 on 14 March")
       assert.isTrue(dialog.text.endsWith("Master | filler question 24?\nTian | filler answer 24.\n"))
+      const cancel = await post(`${server.url}/cancel_correction/Tian`, "")
+      assert.deepStrictEqual(JSON.parse(cancel.text), { status: "no_task" })
     } finally {
       await server.stop()
     }

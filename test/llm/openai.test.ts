@@ -141,6 +141,20 @@ describe("OpenAI-compatible adapter", () => {
     }).pipe(Effect.timeout("20 seconds"))
   )
 
+  it.scoped("reports an answer cut at the output limit", () =>
+    Effect.gen(function* () {
+      const server = yield* chatServer([
+        (_req, res) =>
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ choices: [{ message: { content: '{"summ' }, finish_reason: "length" }] }))
+      ])
+      const llm = yield* clientFor(server.url)
+      const result = yield* Effect.either(llm.complete(request))
+      assert.isTrue(Either.isLeft(result) && result.left.reason === "output_limit")
+    })
+  )
+
   it.scoped("answers not_configured for a tier without a model", () =>
     Effect.gen(function* () {
       const llm = yield* clientFor("http://127.0.0.1:9")

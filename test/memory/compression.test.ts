@@ -158,6 +158,23 @@ describe("recent compression", () => {
     })
   )
 
+  it.scoped("compresses a character that stays idle, detailed", () =>
+    Effect.gen(function* () {
+      const { memory, script, recent } = yield* setup()
+      yield* script.push("recent.summary", summary("idle memo."))
+      for (let i = 0; i < 25; i++) yield* memory.write("cache", "Idle", { messages: one(i) })
+      yield* TestClock.adjust("39 seconds")
+      yield* memory.awaitBackground("Idle")
+      assert.strictEqual(recent("Idle").length, 25)
+      yield* TestClock.adjust("1 second")
+      yield* memory.awaitBackground("Idle")
+      assert.strictEqual(recent("Idle")[0]?.data.content, "Memo from prior conversations: idle memo.")
+      assert.strictEqual(recent("Idle").length, 10)
+      const [request] = yield* summaries(script)
+      assert.include(request?.messages[0]?.content ?? "", "closes a session")
+    })
+  )
+
   it.scoped("adds the stale hint only once the anchor is an hour old", () =>
     Effect.gen(function* () {
       const { memory, script } = yield* setup()
