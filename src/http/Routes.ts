@@ -156,6 +156,16 @@ export const router = HttpRouter.empty.pipe(
     })
   ),
   HttpRouter.post(
+    "/cancel_correction/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.cancelCorrection(yield* nameParam).pipe(
+        Effect.map((status) => json({ status })),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.post(
     "/shutdown",
     Effect.succeed(json({ status: "shutdown_disabled", message: "stop kioku with a signal" }))
   ),
