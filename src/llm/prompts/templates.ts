@@ -1,0 +1,25 @@
+/**
+ * A prompt template in English, Simplified Chinese and Japanese, optionally Traditional Chinese; Traditional
+ * text, when absent, is derived from the Simplified one by `ChineseScript`. Languages without their own
+ * text (ko, ru, es, pt) use English, as the model answers in the conversation's language anyway.
+ */
+import type { Language } from "../../domain/Locale.js"
+
+export interface TemplateSet {
+  readonly en: string
+  readonly zh: string
+  readonly ja: string
+  readonly "zh-TW"?: string
+}
+
+export type Pick =
+  | { readonly _tag: "Text"; readonly text: string }
+  | { readonly _tag: "FromSimplified"; readonly text: string }
+
+export const pickTemplate = (set: TemplateSet, lang: Language): Pick => {
+  if (lang === "zh-TW") {
+    const own = set["zh-TW"]
+    return own === undefined ? { _tag: "FromSimplified", text: set.zh } : { _tag: "Text", text: own }
+  }
+  return { _tag: "Text", text: lang === "zh" ? set.zh : lang === "ja" ? set.ja : set.en }
+}
