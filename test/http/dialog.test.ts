@@ -1,25 +1,11 @@
-import { afterAll, afterEach, assert, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import {
-  get,
-  history,
-  makeTempRoot,
-  post,
-  startServer,
-  turn,
-  turnsEvent,
-  type RunningServer
-} from "../support/server.js"
+import { get, history, post, serverSuite, turn, turnsEvent, type RunningServer } from "../support/server.js"
 
 describe("read routes", () => {
   let server: RunningServer | undefined
-  const temp = makeTempRoot()
-  afterEach(async () => {
-    await server?.stop()
-    server = undefined
-  })
-  afterAll(() => temp.cleanup())
+  const { temp, start } = serverSuite()
 
   it("renders /new_dialog as text/plain with the inner-thoughts block and the recent messages", async () => {
     mkdirSync(path.join(temp.root, "config"), { recursive: true })
@@ -27,7 +13,7 @@ describe("read routes", () => {
       path.join(temp.root, "config", "characters.json"),
       JSON.stringify({ 主人: { 档案名: "Alex" }, 猫娘: { Tian: {}, Quiet: {} } })
     )
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     await post(`${server.url}/cache/Tian`, history(turn("I got a cat [smiles]", "What is its name? (curious)")))
     const r = await get(`${server.url}/new_dialog/Tian`)
     assert.strictEqual(r.status, 200)
@@ -56,7 +42,7 @@ describe("read routes", () => {
       { type: "human", data: { content: "long ago" } }
     ])
     appendFileSync(path.join(dir, "events.ndjson"), JSON.stringify(event) + "\n")
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const gap = JSON.parse((await get(`${server.url}/last_conversation_gap/Gap`)).text)
     const expected = (Date.now() - new Date(2020, 0, 1).getTime()) / 1000
     assert.approximately(gap.gap_seconds, expected, 120)
@@ -70,7 +56,7 @@ describe("read routes", () => {
   })
 
   it("returns /get_recent_history as a JSON string", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     await post(
       `${server.url}/cache/History`,
       history([{ role: "system", content: "Memo from prior conversations: cats" }])
@@ -87,7 +73,7 @@ describe("read routes", () => {
   })
 
   it("persists an explicit language as the character's prompt locale", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     await post(`${server.url}/cache/Locale`, history(turn("こんにちは", "やあ"), { language: "ja" }))
     const r = await get(`${server.url}/new_dialog/Locale`)
     assert.include(r.text, "======Localeの心の声======")

@@ -1,8 +1,8 @@
-import { afterEach, assert, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
-import { history, makeTempRoot, post, startServer, turn, type RunningServer } from "../support/server.js"
+import { history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
 interface Item {
   readonly type: string
@@ -26,14 +26,10 @@ const readRows = (memory: string, name: string) => {
 
 describe("turn ingestion over loopback HTTP", () => {
   let server: RunningServer | undefined
-  const temp = makeTempRoot()
-  afterEach(async () => {
-    await server?.stop()
-    server = undefined
-  })
+  const { temp, start } = serverSuite()
 
   it("keeps 200 /cache requests, 50 of them concurrent, complete and ordered", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const send = async (i: number) => {
       const r = await post(`${server!.url}/cache/Tian`, history(turn(`u${i}`, `a${i}`)))
       assert.strictEqual(r.status, 200)
@@ -76,7 +72,7 @@ describe("turn ingestion over loopback HTTP", () => {
   })
 
   it("accepts OpenAI-style, on-disk and unknown message shapes", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const r = await post(
       `${server.url}/process/Shapes`,
       history([
@@ -107,7 +103,7 @@ describe("turn ingestion over loopback HTTP", () => {
   })
 
   it("answers each write route with N.E.K.O.'s body and an empty cache with count 0", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const body = history(turn("hello", "hi"))
     assert.deepStrictEqual(JSON.parse((await post(`${server.url}/renew/Routes`, body)).text), { status: "processed" })
     assert.deepStrictEqual(JSON.parse((await post(`${server.url}/settle/Routes`, history([]))).text), {

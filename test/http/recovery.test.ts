@@ -1,19 +1,9 @@
-import { afterEach, assert, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { spawnSync } from "node:child_process"
 import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import * as path from "node:path"
-import {
-  distBin,
-  get,
-  history,
-  makeTempRoot,
-  post,
-  startServer,
-  turn,
-  turnsEvent,
-  type RunningServer
-} from "../support/server.js"
+import { distBin, get, history, post, serverSuite, turn, turnsEvent, type RunningServer } from "../support/server.js"
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
@@ -37,15 +27,11 @@ const outboxLines = (dir: string): Array<{ op_id: string; status: string; type?:
 
 describe("durability and startup recovery", () => {
   let server: RunningServer | undefined
-  const temp = makeTempRoot()
-  afterEach(async () => {
-    await server?.stop()
-    server = undefined
-  })
+  const { temp, start } = serverSuite()
 
   it("keeps every acknowledged /cache after SIGKILL", async () => {
     const memory = path.join(temp.root, "kill", "memory")
-    server = await startServer(memory)
+    server = await start(memory)
     const acked: Array<number> = []
     await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
@@ -54,7 +40,7 @@ describe("durability and startup recovery", () => {
       })
     )
     await server.kill9()
-    server = await startServer(memory)
+    server = await start(memory)
     assert.strictEqual(acked.length, 40)
     const texts = recentTexts(path.join(memory, "Kill"))
     for (const i of acked) assert.include(texts, `kill-u${i}`)
@@ -64,7 +50,7 @@ describe("durability and startup recovery", () => {
 
   it("re-applies a journal event whose views were never written, once", async () => {
     const memory = path.join(temp.root, "replay", "memory")
-    server = await startServer(memory)
+    server = await start(memory)
     await post(`${server.url}/cache/Replay`, history(turn("first", "reply")))
     await server.stop()
     const dir = path.join(memory, "Replay")
@@ -73,7 +59,7 @@ describe("durability and startup recovery", () => {
     ])
     appendFileSync(path.join(dir, "events.ndjson"), JSON.stringify(event) + "\n")
     for (let round = 0; round < 2; round++) {
-      server = await startServer(memory)
+      server = await start(memory)
       if (round === 0) await server.waitFor(/outbox ops done/)
       await server.stop()
       server = undefined
@@ -91,15 +77,15 @@ describe("durability and startup recovery", () => {
 
   it("skips an unreadable journal line with a record instead of stalling", async () => {
     const memory = path.join(temp.root, "torn", "memory")
-    server = await startServer(memory)
+    server = await start(memory)
     await post(`${server.url}/cache/Torn`, history(turn("before", "tear")))
     await server.stop()
     const dir = path.join(memory, "Torn")
     appendFileSync(path.join(dir, "events.ndjson"), '{"event_id":"torn-half","type":"turns.app')
-    server = await startServer(memory)
+    server = await start(memory)
     await post(`${server.url}/cache/Torn`, history(turn("after", "tear")))
     await server.stop()
-    server = await startServer(memory)
+    server = await start(memory)
     assert.deepStrictEqual(recentTexts(dir), ["before", "tear", "after", "tear"])
     const rejected = readFileSync(path.join(dir, "events_rejected.ndjson"), "utf8")
     assert.include(rejected, "unparseable event line")
@@ -117,7 +103,7 @@ describe("durability and startup recovery", () => {
       ts: "2026-11-30T09:00:00.000000"
     }
     writeFileSync(path.join(dir, "outbox.ndjson"), JSON.stringify(pending) + "\n")
-    server = await startServer(memory)
+    server = await start(memory)
     await server.waitFor(/outbox ops done/)
     assert.deepStrictEqual(
       outboxLines(dir).map((l) => l.status),
@@ -127,7 +113,7 @@ describe("durability and startup recovery", () => {
 
   it("answers 409 storage_startup_blocked until startup continues", async () => {
     const memory = path.join(temp.root, "blocked", "memory")
-    server = await startServer(memory, ["--start-blocked"])
+    server = await start(memory, ["--start-blocked"])
     const health = await get(`${server.url}/health`)
     assert.strictEqual(health.status, 200)
     assert.strictEqual(JSON.parse(health.text).app, "N.E.K.O")
@@ -154,7 +140,7 @@ describe("durability and startup recovery", () => {
 
   it("refuses a second process on the same memory root with a clear message", async () => {
     const memory = path.join(temp.root, "lock", "memory")
-    server = await startServer(memory)
+    server = await start(memory)
     const second = spawnSync(process.execPath, [distBin, "serve", "--port", "0", "--data-dir", memory], {
       encoding: "utf8",
       timeout: 20_000

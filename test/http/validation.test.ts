@@ -1,9 +1,9 @@
-import { afterAll, afterEach, assert, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import * as path from "node:path"
-import { distBin, get, history, makeTempRoot, post, startServer, turn, type RunningServer } from "../support/server.js"
+import { distBin, get, history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
 const rawRequest = (
   port: number,
@@ -28,15 +28,10 @@ const rawRequest = (
 
 describe("hostile and malformed requests", () => {
   let server: RunningServer | undefined
-  const temp = makeTempRoot()
-  afterEach(async () => {
-    await server?.stop()
-    server = undefined
-  })
-  afterAll(() => temp.cleanup())
+  const { temp, start } = serverSuite()
 
   it("rejects bad character names with 400 and creates nothing", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const cases: Array<[string, string]> = [
       ["%2E%2E", "Invalid characters in lanlan_name"],
       ["..", "Invalid characters in lanlan_name"],
@@ -71,7 +66,7 @@ describe("hostile and malformed requests", () => {
   })
 
   it("answers 422 for malformed bodies and writes nothing", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const bodies = [
       "not json at all",
       "{}",
@@ -89,7 +84,7 @@ describe("hostile and malformed requests", () => {
   })
 
   it("answers 413 above 16 MiB, announced or streamed", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const big = Buffer.alloc(16 * 1024 * 1024 + 10, "a")
     const announced = await rawRequest(server.port, {
       method: "POST",
@@ -109,7 +104,7 @@ describe("hostile and malformed requests", () => {
   })
 
   it("refuses foreign Host and Origin headers", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     const evilHost = await rawRequest(server.port, {
       method: "GET",
       path: "/health",
@@ -139,14 +134,14 @@ describe("hostile and malformed requests", () => {
     })
     assert.notStrictEqual(refused.status, 0)
     assert.match(refused.stderr, /needs --auth-token/)
-    server = await startServer(temp.memory, ["--host", "127.0.0.1", "--auth-token", "s3cret"])
+    server = await start(temp.memory, ["--host", "127.0.0.1", "--auth-token", "s3cret"])
     assert.strictEqual((await get(`${server.url}/health`)).status, 401)
     const authed = await fetch(`${server.url}/health`, { headers: { authorization: "Bearer s3cret" } })
     assert.strictEqual(authed.status, 200)
   })
 
   it("keeps serving on a corrupt recent.json, never overwrites it, and lands the turns once it is repaired", async () => {
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     await post(`${server.url}/cache/Corrupt`, history(turn("kept-u", "kept-a")))
     const file = path.join(temp.memory, "Corrupt", "recent.json")
     const corrupt = '[{"type": "human", "data": {"content": "half'
@@ -158,7 +153,7 @@ describe("hostile and malformed requests", () => {
     assert.strictEqual(dialog.status, 200)
     assert.include(dialog.text, "during-u")
     await server.stop()
-    server = await startServer(temp.memory)
+    server = await start(temp.memory)
     assert.strictEqual(readFileSync(file, "utf8"), corrupt)
     writeFileSync(file, JSON.stringify([{ type: "human", data: { content: "repaired" } }]))
     await post(`${server.url}/cache/Corrupt`, history(turn("after-u", "after-a")))

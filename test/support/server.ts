@@ -1,3 +1,4 @@
+import { afterAll, afterEach } from "@effect/vitest"
 /**
  * Test harness for the real server binary: spawns `dist/kioku.mjs serve` on a free loopback port, waits for
  * its "listening" log line, and offers small HTTP helpers. Also temp-dir helpers.
@@ -114,3 +115,22 @@ export const turnsEvent = (
   ts: rowTs.replace(" ", "T"),
   payload: { session_id: `s-${eventId}`, row_ts: rowTs, kind: "cache", messages, extract }
 })
+
+/**
+ * Registers the hooks of a suite of server tests: every server started through `start` is stopped after
+ * its test, and the temp root is removed after the suite.
+ */
+export const serverSuite = () => {
+  const temp = makeTempRoot()
+  const running: Array<RunningServer> = []
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()))
+  })
+  afterAll(() => temp.cleanup())
+  const start = async (...args: Parameters<typeof startServer>) => {
+    const server = await startServer(...args)
+    running.push(server)
+    return server
+  }
+  return { temp, start }
+}
