@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { KiokuConfig, tunablesFrom } from "../../src/Config.js"
 import { decodeAnswer, extractJson } from "../../src/llm/JsonAnswer.js"
 import { LlmClient, type ChatRequest } from "../../src/llm/LlmClient.js"
+import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
 import { OpenAiLlm } from "../../src/llm/OpenAiLlm.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
 
 type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void
 
@@ -160,6 +162,58 @@ describe("OpenAI-compatible adapter", () => {
       const llm = yield* clientFor("http://127.0.0.1:9")
       const result = yield* Effect.either(llm.complete({ ...request, tier: "emotion" }))
       assert.isTrue(Either.isLeft(result) && result.left.reason === "not_configured")
+    })
+  )
+})
+
+describe("memory tasks over the adapter", () => {
+  const tasksFor = (baseUrl: string) =>
+    Effect.provide(
+      MemoryTasks,
+      MemoryTasks.layer.pipe(
+        Layer.provide(OpenAiLlm),
+        Layer.provide(Tokenizer.Heuristic),
+        Layer.provide(
+          Layer.succeed(KiokuConfig, {
+            dataDir: "/nonexistent",
+            configDir: "/nonexistent",
+            tunables: tunablesFrom({ llm_summary_base_url: baseUrl, llm_summary_model: "m" })
+          })
+        )
+      )
+    )
+  const input = {
+    text: "Alex | I moved to Osaka",
+    detailed: false,
+    language: "en" as const,
+    staleHint: false,
+    names: { master: "Alex", character: "Tian" }
+  }
+
+  it.scoped("decodes a fenced answer with a trailing comma", () =>
+    Effect.gen(function* () {
+      const server = yield* chatServer([ok('Here it is:\n```json\n{"summary": "Alex moved to Osaka.",}\n```')])
+      const tasks = yield* tasksFor(server.url)
+      assert.strictEqual(yield* tasks.summarize(input), "Alex moved to Osaka.")
+      const prompt = String(JSON.parse(server.bodies[0] ?? "{}").messages[0].content)
+      assert.include(prompt, "Alex | I moved to Osaka")
+      assert.notInclude(prompt, "{MASTER_NAME}")
+    })
+  )
+
+  it.scoped("fails a malformed answer with a typed bad_answer", () =>
+    Effect.gen(function* () {
+      const server = yield* chatServer([ok('{"summary": "unterminated')])
+      const tasks = yield* tasksFor(server.url)
+      const result = yield* Effect.either(tasks.summarize(input))
+      assert.isTrue(Either.isLeft(result) && result.left.reason === "bad_answer")
+    })
+  )
+
+  it.effect("answers with the local provider when the tier has no model", () =>
+    Effect.gen(function* () {
+      const tasks = yield* tasksFor("")
+      assert.strictEqual(yield* tasks.summarize(input), "Alex: I moved to Osaka")
     })
   )
 })

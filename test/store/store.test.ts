@@ -4,6 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import * as Cursors from "../../src/store/Cursors.js"
 import * as EventLog from "../../src/store/EventLog.js"
 import * as Outbox from "../../src/store/Outbox.js"
 import * as TimeIndex from "../../src/store/TimeIndex.js"
@@ -173,4 +174,26 @@ describe("temp files", () => {
     assert.deepStrictEqual(readdirSync(dir), ["doc.json"])
     assert.isTrue(existsSync(view.file))
   })
+})
+
+describe("Cursors", () => {
+  it.effect("keeps unknown keys and refuses to overwrite a corrupt file", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const cursors = Cursors.make(dir)
+      assert.deepStrictEqual(yield* cursors.get("rebuttal_checked_until"), Option.none())
+      writeFileSync(cursors.file, JSON.stringify({ rebuttal_checked_until: "2026-11-30T10:00:00.000000", other: 1 }))
+      yield* cursors.set({ extracted_until: "2026-11-30T11:00:00.000000" })
+      assert.deepStrictEqual(JSON.parse(readFileSync(cursors.file, "utf8")), {
+        rebuttal_checked_until: "2026-11-30T10:00:00.000000",
+        other: 1,
+        extracted_until: "2026-11-30T11:00:00.000000"
+      })
+      assert.deepStrictEqual(yield* cursors.get("extracted_until"), Option.some("2026-11-30T11:00:00.000000"))
+      writeFileSync(cursors.file, "{broken")
+      const failed = yield* Effect.flip(cursors.set({ extracted_until: "x" }))
+      assert.strictEqual(failed._tag, "ViewDecodeError")
+      assert.strictEqual(readFileSync(cursors.file, "utf8"), "{broken")
+    })
+  )
 })
