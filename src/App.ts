@@ -7,6 +7,7 @@ import { Layer } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { OutboxHandlers } from "./actor/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
+import { ChineseScript } from "./llm/ChineseScript.js"
 import { MemoryTasks } from "./llm/MemoryTasks.js"
 import { OpenAiLlm } from "./llm/OpenAiLlm.js"
 import { Tokenizer } from "./llm/Tokenizer.js"
@@ -34,7 +35,11 @@ export const appLayer = (options: AppOptions) => {
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
   const tokenizer = options.tokenizer ?? Tokenizer.layer
-  const tasks = MemoryTasks.layer.pipe(Layer.provide(options.llm ?? OpenAiLlm), Layer.provideMerge(tokenizer))
+  const tasks = MemoryTasks.layer.pipe(
+    Layer.provide(options.llm ?? OpenAiLlm),
+    Layer.provide(ChineseScript.layer),
+    Layer.provideMerge(tokenizer)
+  )
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
   const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))

@@ -25,6 +25,8 @@ import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
 import type { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 import * as Compaction from "./Compaction.js"
+import * as FactIntake from "./FactIntake.js"
+import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
@@ -39,13 +41,9 @@ export const make = (name: CharacterName) =>
   Effect.gen(function* () {
     const settings = yield* KiokuConfig
     const files = yield* AppFiles
-    const handlers = yield* OutboxHandlers
     const scope = yield* Effect.scope
     const t = settings.tunables
     const self: { ref?: Actor.ActorRef<Command> } = {}
-    const tellSelf = (c: Command) =>
-      Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void)).pipe(Effect.forkIn(scope), Effect.asVoid)
-
     const resolveLanguage = (state: State.CharacterState, lang: ReadLanguage): Language =>
       Option.getOrElse(
         Option.orElse(
@@ -114,33 +112,15 @@ export const make = (name: CharacterName) =>
         })
       })
 
-    const drain = (state: State.CharacterState) =>
-      Effect.gen(function* () {
-        state.drainScheduled = false
-        const done: Array<string> = []
-        for (const op of state.outbox.pending()) {
-          const result = yield* Effect.either(handlers.run(name, op))
-          if (result._tag === "Right") done.push(op.opId)
-          else {
-            const ts = localIso(yield* Clock.currentTimeMillis)
-            const dead = yield* state.outbox.fail(op.opId, ts)
-            yield* Effect.logWarning(dead ? "outbox op dead-lettered" : "outbox op failed").pipe(
-              Effect.annotateLogs({ op: op.type, attempts: op.attempts + 1 })
-            )
-          }
-        }
-        if (done.length > 0) {
-          yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
-          yield* Effect.logDebug("outbox ops done").pipe(Effect.annotateLogs({ count: done.length }))
-        }
-      }).pipe(
-        Effect.catchAll((e) => Effect.logError("outbox drain failed").pipe(Effect.annotateLogs({ error: e.message })))
-      )
-
-    const scheduleDrain = (state: State.CharacterState) =>
-      state.drainScheduled || state.outbox.pending().length === 0
-        ? Effect.void
-        : Effect.sync(() => (state.drainScheduled = true)).pipe(Effect.zipRight(tellSelf({ _tag: "DrainOutbox" })))
+    const intake = yield* FactIntake.make({
+      tunables: t,
+      scope,
+      speakers: Effect.map(speakers, (x) => x.speakers),
+      language: contentLanguage,
+      later
+    })
+    const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOp, later: (c) => later(c) })
+    const { drain, scheduleDrain } = outbox
 
     const scheduleCheckpoint = (state: State.CharacterState) =>
       state.checkpointScheduled || state.checkpointDue === undefined
@@ -285,6 +265,16 @@ export const make = (name: CharacterName) =>
             yield* compaction.onFailed(state, c.fingerprints, c.detailed)
           } else if (c._tag === "CompressRetry") {
             yield* compaction.start(state, c.detailed, false)
+          } else if (c._tag === "SignalTick") {
+            yield* intake.tick(state)
+          } else if (c._tag === "MaintainNow") {
+            const outboxOps = yield* drain(state)
+            const powerful = (yield* files.core).powerful_memory_enabled
+            const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
+            const before = state.compressing
+            yield* compaction.start(state, true, false)
+            const report = { character: name, outboxOps, factsAdded, compressed: !before && state.compressing }
+            state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
           } else if (c._tag === "IdleCheck") {
             if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))
           } else if (c._tag === "ReviewDone") {
@@ -310,7 +300,8 @@ export const make = (name: CharacterName) =>
       {
         init: State.load(name, settings.dataDir, t).pipe(
           Effect.catchTag("ViewDecodeError", (e) => Effect.die(e)),
-          Effect.tap((state) => scheduleDrain(state))
+          Effect.tap((state) => scheduleDrain(state)),
+          Effect.tap((state) => intake.resume(state))
         ),
         handle,
         release: (state) =>

@@ -17,6 +17,7 @@ import * as RecentStore from "../memory/recent/RecentStore.js"
 import type { Tunables } from "../Tunables.js"
 import * as EventLog from "../store/EventLog.js"
 import * as Outbox from "../store/Outbox.js"
+import * as FactStore from "../memory/facts/FactStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
@@ -31,6 +32,7 @@ export interface CharacterState {
   readonly recent: RecentStore.RecentStore
   readonly events: EventLog.EventLog
   readonly outbox: Outbox.Outbox
+  readonly facts: FactStore.FactStore
   timeIndex: TimeIndex.TimeIndex | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
@@ -51,6 +53,11 @@ export interface CharacterState {
   reviewFiber: Fiber.RuntimeFiber<void> | undefined
   /** Callers waiting until no compression and no review is in flight. */
   quietWaiters: Array<Effect.Effect<void>>
+  /** Batch fact extraction (powerful ON): turns gathered, last check, tick timer, failures on the window. */
+  turnsSince: number
+  lastCheckAt: number | undefined
+  tickScheduled: boolean
+  windowFailures: number
   readonly recorded: Set<string>
 }
 
@@ -124,6 +131,7 @@ export const applyUnapplied = (state: CharacterState) =>
     })
     for (const event of valid) {
       if (!recentOk) break
+      if (event._tag === "Fact") continue
       if (event._tag === "Turns") {
         group.push(event)
         continue
@@ -140,6 +148,15 @@ export const applyUnapplied = (state: CharacterState) =>
       recentOk = result.written
     }
     if (recentOk) recentOk = yield* flushGroup
+    const factsOk = yield* state.facts.upsert(valid.flatMap((e) => (e._tag === "Fact" ? [e.payload.fact] : []))).pipe(
+      Effect.as(true),
+      Effect.catchAll((e) =>
+        Effect.logError("facts.json write failed; fact events kept").pipe(
+          Effect.annotateLogs({ error: e._tag }),
+          Effect.as(false)
+        )
+      )
+    )
     const opsOk = yield* state.outbox
       .register(
         turns
@@ -159,7 +176,7 @@ export const applyUnapplied = (state: CharacterState) =>
           Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
         )
       )
-    if (!(rowsOk && recentOk && opsOk)) return false
+    if (!(rowsOk && recentOk && opsOk && factsOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id
     state.unapplied = []
@@ -214,6 +231,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
         maxAttempts: tunables.outbox_max_attempts,
         compactAt: tunables.outbox_compaction_lines
       }),
+      facts: FactStore.make(dir),
       timeIndex: undefined,
       unapplied: [],
       locale: Option.none(),
@@ -230,6 +248,10 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       review: undefined,
       reviewFiber: undefined,
       quietWaiters: [],
+      turnsSince: 0,
+      lastCheckAt: undefined,
+      tickScheduled: false,
+      windowFailures: 0,
       recorded: new Set()
     }
     if (!existsSync(dir)) return state

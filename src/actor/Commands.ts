@@ -28,6 +28,13 @@ export interface CharacterStatus {
   readonly items: number
 }
 
+export interface MaintenanceReport {
+  readonly character: string
+  readonly outboxOps: number
+  readonly factsAdded: number
+  readonly compressed: boolean
+}
+
 export interface ReadLanguage {
   readonly language: Option.Option<Language>
   readonly renderLanguage: Option.Option<Language>
@@ -54,6 +61,8 @@ export type Command =
   | { readonly _tag: "CompressionFailed"; readonly fingerprints: ReadonlyArray<string>; readonly detailed: boolean }
   | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
   | { readonly _tag: "IdleCheck" }
+  | { readonly _tag: "SignalTick" }
+  | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
   | {
       readonly _tag: "ReviewDone"
       readonly fingerprints: ReadonlyArray<string>

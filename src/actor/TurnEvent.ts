@@ -2,14 +2,18 @@
  * kioku's recent-memory journal events, each carrying everything needed to apply it on its own:
  * `turns.appended` (one per write request: rows for `time_indexed_original`, items for `recent.json`, the
  * `extract_facts` outbox op) and `recent.spliced` (a compression, hard cap or history review: the run of
- * items it replaces, by position and fingerprint, and the items that take their place).
+ * items it replaces, by position and fingerprint, and the items that take their place), `fact.added` and
+ * `fact.updated` (the whole fact record, upserted by id).
  */
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
+import { Fact } from "../memory/facts/Fact.js"
 import type { EventLine } from "../store/EventLog.js"
 
 export const TURNS_APPENDED = "turns.appended"
 export const RECENT_SPLICED = "recent.spliced"
+export const FACT_ADDED = "fact.added"
+export const FACT_UPDATED = "fact.updated"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -30,7 +34,12 @@ export const SplicePayload = Schema.Struct({
 })
 export type SplicePayload = typeof SplicePayload.Type
 
+export const FactPayload = Schema.Struct({ fact: Fact })
+export type FactPayload = typeof FactPayload.Type
+
 const decodeTurns = Schema.decodeUnknownEither(TurnsPayload)
+const decodeFact = Schema.decodeUnknownEither(FactPayload)
+const encodeFact = Schema.encodeSync(FactPayload)
 const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
 const encodeTurns = Schema.encodeSync(TurnsPayload)
 const encodeSplice = Schema.encodeSync(SplicePayload)
@@ -38,6 +47,7 @@ const encodeSplice = Schema.encodeSync(SplicePayload)
 export type JournalEvent =
   | { readonly _tag: "Turns"; readonly eventId: string; readonly payload: TurnsPayload }
   | { readonly _tag: "Splice"; readonly eventId: string; readonly payload: SplicePayload }
+  | { readonly _tag: "Fact"; readonly eventId: string; readonly payload: FactPayload }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -55,6 +65,18 @@ export const spliceLine = (eventId: string, payload: SplicePayload, ts: string):
   payload: { ...encodeSplice(payload) }
 })
 
+export const factLine = (
+  eventId: string,
+  type: typeof FACT_ADDED | typeof FACT_UPDATED,
+  fact: Fact,
+  ts: string
+): EventLine => ({
+  event_id: eventId,
+  type,
+  ts,
+  payload: { ...encodeFact({ fact }) }
+})
+
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
   if (line.type === TURNS_APPENDED) {
@@ -67,6 +89,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeSplice(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "Splice" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === FACT_ADDED || line.type === FACT_UPDATED) {
+    return Either.mapBoth(decodeFact(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "Fact" as const, eventId: line.event_id, payload })
     })
   }
   return Either.left(`no handler for event type ${line.type}`)

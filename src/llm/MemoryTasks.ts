@@ -10,6 +10,8 @@ import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
 import { Tokenizer } from "./Tokenizer.js"
+import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
+import type { Extracted } from "./local/LocalFacts.js"
 
 export interface Names {
   readonly master: string
@@ -49,6 +51,7 @@ export interface Tasks {
     readonly limit: number
   }) => Effect.Effect<string, LlmError>
   readonly reviewHistory: (input: ReviewInput) => Effect.Effect<ReviewOutput, LlmError>
+  readonly extractFacts: (input: ExtractInput) => Effect.Effect<ReadonlyArray<Extracted>, LlmError>
 }
 
 export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks, Tasks>() {
@@ -58,6 +61,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
       const client = yield* LlmClient
       const tokens = yield* Tokenizer
       const local = localTasks(tokens, 900)
+      const facts = yield* makeFactTasks
       const ask = <A, I>(
         tier: Tier,
         task: string,
@@ -112,6 +116,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
             Effect.map((a) => summaryText(a.summary))
           )
         },
+        extractFacts: facts.extract,
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")

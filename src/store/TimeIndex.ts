@@ -33,11 +33,18 @@ const TimeRowSchema = Schema.Struct({
 const decodeRows = Schema.decodeUnknownSync(Schema.Array(TimeRowSchema))
 const MaxRow = Schema.Struct({ ts: Schema.NullOr(Schema.String) })
 const decodeMax = Schema.decodeUnknownSync(MaxRow)
+const decodeEventRows = Schema.decodeUnknownSync(
+  Schema.Struct({ first: Schema.NullOr(Schema.Number), count: Schema.Number })
+)
 
 export interface TimeIndex {
   readonly applyTurns: (batch: ReadonlyArray<TurnRows>) => Effect.Effect<number, StoreError>
   readonly lastTimestamp: Effect.Effect<string | null, StoreError>
   readonly rows: (limit?: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
+  /** The ids of the rows one journal event inserted. */
+  readonly rowIdsOf: (eventId: string) => Effect.Effect<ReadonlyArray<number>, StoreError>
+  /** Rows with an id above `rowId`, oldest first. */
+  readonly rowsAfter: (rowId: number, limit: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
   /** Checkpoints the WAL, which fsyncs it: every commit so far survives power loss. */
   readonly checkpoint: Effect.Effect<void, StoreError>
   readonly close: Effect.Effect<void>
@@ -85,15 +92,27 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
     "INSERT OR IGNORE INTO kioku_applied_events (event_id, first_row_id, row_count) VALUES (?, NULL, ?)"
   )
   const insert = db.prepare("INSERT INTO time_indexed_original (session_id, message, timestamp) VALUES (?, ?, ?)")
+  const setFirst = db.prepare("UPDATE kioku_applied_events SET first_row_id = ? WHERE event_id = ?")
   const apply = db.transaction((batch: ReadonlyArray<TurnRows>) => {
     let inserted = 0
     for (const turn of batch) {
       if (mark.run(turn.eventId, turn.messages.length).changes === 0) continue
-      for (const message of turn.messages) insert.run(turn.sessionId, message, turn.timestamp)
+      let first: number | bigint | undefined
+      for (const message of turn.messages) {
+        const id = insert.run(turn.sessionId, message, turn.timestamp).lastInsertRowid
+        first ??= id
+      }
+      if (first !== undefined) setFirst.run(first, turn.eventId)
       inserted += turn.messages.length
     }
     return inserted
   })
+  const eventRows = db.prepare(
+    "SELECT first_row_id AS first, row_count AS count FROM kioku_applied_events WHERE event_id = ?"
+  )
+  const after = db.prepare(
+    "SELECT id, session_id, message, timestamp FROM time_indexed_original WHERE id > ? ORDER BY id LIMIT ?"
+  )
   const maxTs = db.prepare("SELECT MAX(timestamp) AS ts FROM time_indexed_original")
   const list = db.prepare(
     "SELECT id, session_id, message, timestamp FROM time_indexed_original ORDER BY timestamp, id LIMIT ?"
@@ -102,6 +121,12 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
     applyTurns: (batch) => wrap("insert", () => apply(batch)),
     lastTimestamp: wrap("query", () => decodeMax(maxTs.get()).ts),
     rows: (limit = -1) => wrap("query", () => decodeRows(list.all(limit))),
+    rowIdsOf: (eventId) =>
+      wrap("query", () => {
+        const r = decodeEventRows(eventRows.get(eventId) ?? { first: null, count: 0 })
+        return r.first === null ? [] : Array.from({ length: r.count }, (_, i) => (r.first ?? 0) + i)
+      }),
+    rowsAfter: (rowId, limit) => wrap("query", () => decodeRows(after.all(rowId, limit))),
     checkpoint: wrap("checkpoint", () => {
       db.pragma("wal_checkpoint(PASSIVE)")
     }),

@@ -1,0 +1,236 @@
+/**
+ * Stage-1 fact extraction inside a character actor (neko-compat §4.2, §4.3 step 1). Powerful memory OFF:
+ * every `extract_facts` op extracts from its own turn. ON: a batch loop reads the human messages past the
+ * durable window cursor (`cursors.json`: `extracted_until_row_id`, `extracted_until`) when 10 turns have
+ * gathered, on first idleness, or 5 minutes after the last check. New facts and source upgrades are
+ * journaled (`fact.added`, `fact.updated`) before `facts.json` changes; an exact text hash is never stored
+ * twice, so replays and restated facts add nothing.
+ */
+import { Clock, Effect, Option, Schema, type Scope } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Language } from "../domain/Locale.js"
+import { localIso } from "../domain/LocalTime.js"
+import { contentText, type StoredMessage } from "../domain/Message.js"
+import type { Extracted, Utterance } from "../llm/local/LocalFacts.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { clampImportance, ENTITIES, eventWindow, factId, SOURCES, textHash, type Fact } from "../memory/facts/Fact.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { AppFiles } from "../store/AppFiles.js"
+import * as Cursors from "../store/Cursors.js"
+import type { OutboxOp } from "../store/Outbox.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import type { Command } from "./Commands.js"
+import { HandlerFailed } from "./Ports.js"
+import { factLine, FACT_ADDED, FACT_UPDATED } from "./TurnEvent.js"
+
+export interface IntakeDeps {
+  readonly tunables: Tunables
+  readonly scope: Scope.Scope
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState, texts: ReadonlyArray<StoredMessage>) => Language
+  readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
+}
+
+const OnDisk = Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
+const decodeMessages = Schema.decodeUnknownOption(Schema.Array(OnDisk))
+const decodeMessage = Schema.decodeUnknownOption(Schema.parseJson(OnDisk))
+
+const utterance = (m: {
+  readonly type: string
+  readonly data: { readonly content: unknown }
+}): Option.Option<Utterance> =>
+  m.type === "human" || m.type === "ai"
+    ? Option.some({ speaker: m.type, text: contentText(m.data.content) })
+    : Option.none()
+
+export const make = (deps: IntakeDeps) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const files = yield* AppFiles
+    const t = deps.tunables
+
+    const persist = (
+      state: State.CharacterState,
+      extracted: ReadonlyArray<Extracted>,
+      rowIds: ReadonlyArray<number>,
+      processed: boolean
+    ) =>
+      Effect.gen(function* () {
+        const { byHash } = yield* state.facts.load
+        const millis = yield* Clock.currentTimeMillis
+        const created = localIso(millis)
+        const lines = []
+        const seen = new Set<string>()
+        for (const e of extracted) {
+          const text = e.text.trim()
+          if (text === "") continue
+          const hash = textHash(text)
+          if (seen.has(hash)) continue
+          seen.add(hash)
+          const source = SOURCES.find((s) => s === e.source) ?? "user_observation"
+          const existing = byHash.get(hash)
+          if (existing) {
+            if (existing.source === "ai_disclosure" && source === "user_observation") {
+              lines.push(
+                factLine(randomUUID(), FACT_UPDATED, { ...existing, source, signal_processed: false }, created)
+              )
+            }
+            continue
+          }
+          const fact: Fact = {
+            id: factId(created, hash),
+            text,
+            importance: clampImportance(e.importance),
+            entity: ENTITIES.find((x) => x === e.entity) ?? "master",
+            source,
+            tags: [],
+            hash,
+            created_at: created,
+            event_when_raw: e.event_when,
+            ...eventWindow(e.event_when, millis),
+            schema_version: 2,
+            absorbed: false,
+            signal_processed: source === "ai_disclosure" ? true : processed,
+            source_row_ids: rowIds
+          }
+          lines.push(factLine(randomUUID(), FACT_ADDED, fact, created))
+        }
+        if (lines.length === 0) return 0
+        yield* state.events.append(lines)
+        state.unapplied.push(...lines)
+        yield* State.applyUnapplied(state)
+        return lines.length
+      })
+
+    const extractFrom = (
+      state: State.CharacterState,
+      messages: ReadonlyArray<StoredMessage>,
+      rowIds: ReadonlyArray<number>
+    ) =>
+      Effect.gen(function* () {
+        const utterances = messages.flatMap((m) => Option.toArray(utterance(m)))
+        if (utterances.length === 0) return 0
+        const extracted = yield* tasks.extractFacts({
+          utterances,
+          language: deps.language(state, messages),
+          names: yield* deps.speakers
+        })
+        return yield* persist(state, extracted, rowIds, false)
+      })
+
+    const cursorsOf = (state: State.CharacterState) => Cursors.make(state.dir)
+
+    const readCursor = (state: State.CharacterState) =>
+      cursorsOf(state)
+        .get("extracted_until_row_id")
+        .pipe(
+          Effect.map(Option.match({ onNone: () => 0, onSome: (v) => Number(v) || 0 })),
+          Effect.orElseSucceed(() => 0)
+        )
+
+    const pendingRows = (state: State.CharacterState, limit: number) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, false)
+        if (Option.isNone(ti)) return { cursor: 0, rows: [] }
+        const cursor = yield* readCursor(state)
+        return { cursor, rows: yield* ti.value.rowsAfter(cursor, limit) }
+      })
+
+    const advance = (state: State.CharacterState, rowId: number, timestamp: string) =>
+      State.ensureCharacterDir(state).pipe(
+        Effect.zipRight(
+          cursorsOf(state).set({ extracted_until_row_id: String(rowId), extracted_until: timestamp.replace(" ", "T") })
+        )
+      )
+
+    /** Extracts from every human message past the cursor, then moves the cursor past them. */
+    const runWindow = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const { rows } = yield* pendingRows(state, t.max_ai_aware_window_msgs * 5)
+        const last = rows[rows.length - 1]
+        if (last === undefined) return 0
+        const human = rows.flatMap((r) =>
+          Option.toArray(Option.filter(decodeMessage(r.message), (m) => m.type === "human")).map((m) => ({
+            row: r.id,
+            m
+          }))
+        )
+        const added = yield* extractFrom(
+          state,
+          human.map((h) => ({ type: h.m.type, data: { content: h.m.data.content } })),
+          human.map((h) => h.row)
+        )
+        yield* advance(state, last.id, last.timestamp)
+        state.turnsSince = 0
+        state.lastCheckAt = yield* Clock.currentTimeMillis
+        state.windowFailures = 0
+        return added
+      })
+
+    const tick = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        state.tickScheduled = false
+        if (!(yield* files.core).powerful_memory_enabled || state.turnsSince === 0) return
+        const now = yield* Clock.currentTimeMillis
+        const due =
+          state.turnsSince >= t.evidence_signal_check_every_n_turns ||
+          (state.lastCheckAt === undefined && now - state.lastWriteAt >= t.idle_threshold_seconds * 1000) ||
+          (state.lastCheckAt !== undefined && now - state.lastCheckAt >= t.evidence_signal_check_idle_minutes * 60_000)
+        if (due) {
+          const result = yield* Effect.either(runWindow(state))
+          if (result._tag === "Left") {
+            state.windowFailures++
+            yield* Effect.logWarning("fact extraction failed; window kept").pipe(
+              Effect.annotateLogs({ attempts: state.windowFailures })
+            )
+            if (state.windowFailures >= t.memory_liveness_max_attempts) {
+              const { rows } = yield* Effect.orElseSucceed(pendingRows(state, 100_000), () => ({ cursor: 0, rows: [] }))
+              const last = rows[rows.length - 1]
+              if (last) yield* Effect.ignoreLogged(advance(state, last.id, last.timestamp))
+              state.turnsSince = 0
+              state.windowFailures = 0
+            }
+          }
+        }
+        yield* scheduleTick(state)
+      })
+
+    const scheduleTick = (state: State.CharacterState) =>
+      state.tickScheduled || state.turnsSince === 0
+        ? Effect.void
+        : Effect.sync(() => (state.tickScheduled = true)).pipe(
+            Effect.zipRight(deps.later({ _tag: "SignalTick" }, t.evidence_signal_check_interval_seconds * 1000))
+          )
+
+    /** The `extract_facts` outbox op: per-turn extraction (OFF) or one more turn for the batch loop (ON). */
+    const onExtractOp = (state: State.CharacterState, op: OutboxOp) =>
+      Effect.gen(function* () {
+        const messages = Option.getOrElse(decodeMessages(op.payload["messages"]), () => [])
+        if ((yield* files.core).powerful_memory_enabled) {
+          if (messages.some((m) => m.type === "human")) state.turnsSince++
+          return yield* scheduleTick(state)
+        }
+        const rowIds = yield* State.timeIndexOf(state, false).pipe(
+          Effect.flatMap(Option.match({ onNone: () => Effect.succeed([]), onSome: (ti) => ti.rowIdsOf(op.opId) }))
+        )
+        yield* extractFrom(state, messages, rowIds)
+        const last = rowIds[rowIds.length - 1]
+        if (last !== undefined && last > (yield* readCursor(state)))
+          yield* advance(state, last, localIso(yield* Clock.currentTimeMillis))
+      }).pipe(Effect.mapError((e) => new HandlerFailed({ type: op.type, message: e.message })))
+
+    /** After a load: turns past the cursor count as gathered, so a restart never skips them. */
+    const resume = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const { rows } = yield* pendingRows(state, 100_000)
+        state.turnsSince = rows.filter((r) => Option.exists(decodeMessage(r.message), (m) => m.type === "human")).length
+        yield* scheduleTick(state)
+      }).pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning("extraction cursor unreadable").pipe(Effect.annotateLogs({ error: e._tag }))
+        )
+      )
+
+    return { onExtractOp, tick, runWindow, resume, scheduleTick }
+  })

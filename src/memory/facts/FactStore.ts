@@ -1,0 +1,47 @@
+/**
+ * `facts.json` (active facts, a JSON array) for one character: read through a stamp-checked cache, indexed
+ * by text hash, and rewritten whole, atomically, when journal events upsert facts by id. A file that does
+ * not decode is never overwritten (the events wait, as for `recent.json`).
+ */
+import { Effect, Option } from "effect"
+import * as path from "node:path"
+import { sameStamp, stampOf, type FileStamp, type StoreError } from "../../store/DurableFs.js"
+import * as ViewFile from "../../store/ViewFile.js"
+import { FactsFile, type Fact } from "./Fact.js"
+
+export interface FactIndex {
+  readonly facts: ReadonlyArray<Fact>
+  readonly byHash: ReadonlyMap<string, Fact>
+}
+
+export const make = (dir: string) => {
+  const view = ViewFile.make(FactsFile, path.join(dir, "facts.json"))
+  let cache: { readonly stamp: Option.Option<FileStamp>; readonly index: FactIndex } | undefined
+
+  const indexOf = (facts: ReadonlyArray<Fact>): FactIndex => ({ facts, byHash: new Map(facts.map((f) => [f.hash, f])) })
+
+  const load: Effect.Effect<FactIndex, StoreError | ViewFile.ViewDecodeError> = Effect.gen(function* () {
+    const stamp = yield* stampOf(view.file)
+    if (cache && sameStamp(cache.stamp, stamp)) return cache.index
+    const facts = Option.getOrElse(yield* view.read, (): ReadonlyArray<Fact> => [])
+    cache = { stamp, index: indexOf(facts) }
+    return cache.index
+  })
+
+  /** Inserts or replaces facts by id, in one write. */
+  const upsert = (changed: ReadonlyArray<Fact>) =>
+    Effect.gen(function* () {
+      if (changed.length === 0) return
+      const { facts } = yield* load
+      const byId = new Map(changed.map((f) => [f.id, f]))
+      const kept = facts.map((f) => byId.get(f.id) ?? f)
+      const known = new Set(facts.map((f) => f.id))
+      const next = [...kept, ...changed.filter((f) => !known.has(f.id))]
+      yield* view.write(next)
+      cache = { stamp: yield* stampOf(view.file), index: indexOf(next) }
+    })
+
+  return { file: view.file, load, upsert }
+}
+
+export type FactStore = ReturnType<typeof make>
