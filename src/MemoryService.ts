@@ -6,7 +6,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
-import type { CharacterStatus, WriteKind } from "./actor/Commands.js"
+import type { CharacterStatus, MaintenanceReport, WriteKind } from "./actor/Commands.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
@@ -35,6 +35,8 @@ export interface MemoryOperations {
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
+  /** Runs every due maintenance job of the character now and reports what ran. */
+  readonly maintainNow: (name: string) => Effect.Effect<MaintenanceReport, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
 }
@@ -74,6 +76,10 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         lastConversationGap: (raw) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        maintainNow: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<MaintenanceReport, StoreError>(name, (reply) => ({ _tag: "MaintainNow", reply }))
           ),
         cancelCorrection: (raw) =>
           Effect.flatMap(named(raw), (name) =>

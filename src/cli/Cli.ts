@@ -3,11 +3,13 @@
  * [--auth-token T] [--start-blocked] [--log-level L]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  */
-import { Config, Effect, Layer, Logger, Option, Schema } from "effect"
+import { Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { appLayer } from "../App.js"
 import { loadSettings, parseLogLevel } from "../Config.js"
 import { serverLayer } from "../http/Server.js"
+import * as RunOnce from "../maintenance/RunOnce.js"
+import * as Startup from "../Startup.js"
 import { VERSION } from "../Version.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
@@ -17,6 +19,7 @@ export const usage = `kioku ${VERSION} — long-term memory for AI companion cha
 Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
               [--log-level debug|info|warning|error]
+  kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
@@ -77,9 +80,57 @@ export const serve = (args: ReadonlyArray<string>) =>
     )
   })
 
+/**
+ * `kioku maintain --once`: asks the running server (`--port`, default 48912) to run every due job; when no
+ * server answers, runs them in-process on `--data-dir` (taking the memory-root lock). Prints the report.
+ */
+export const maintain = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const { values } = yield* Effect.try({
+      try: () =>
+        parseArgs({
+          args: [...args],
+          options: {
+            once: { type: "boolean" },
+            character: { type: "string" },
+            port: { type: "string" },
+            "data-dir": { type: "string" },
+            config: { type: "string" }
+          },
+          strict: true
+        }),
+      catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
+    })
+    if (values.once !== true) return yield* new UsageError({ message: "maintain needs --once" })
+    const port = yield* envOr(values.port, "KIOKU_PORT", "48912")
+    const token = yield* envOr(undefined, "KIOKU_AUTH_TOKEN", "")
+    const body = JSON.stringify(values.character === undefined ? {} : { character: values.character })
+    const remote = yield* Effect.tryPromise(() =>
+      fetch(`http://127.0.0.1:${port}/internal/maintenance/run_once`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body
+      }).then(async (res) => ({ status: res.status, text: await res.text() }))
+    ).pipe(Effect.option)
+    if (remote._tag === "Some") {
+      if (remote.value.status !== 200) return yield* new UsageError({ message: `server answered ${remote.value.status}` })
+      return yield* Effect.sync(() => process.stdout.write(remote.value.text + "\n"))
+    }
+    const dataDir = yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory")
+    const settings = yield* loadSettings({ dataDir, configFile: values.config })
+    const report = yield* Effect.scoped(
+      Effect.gen(function* () {
+        yield* Startup.recover
+        return yield* RunOnce.runOnce(values.character)
+      })
+    ).pipe(Effect.provide(appLayer({ settings })), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+    yield* Effect.sync(() => process.stdout.write(JSON.stringify(report) + "\n"))
+  })
+
 export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly message: string }> => {
   const [command, ...rest] = argv
   if (command === "serve") return Effect.asVoid(serve(rest))
+  if (command === "maintain") return Effect.asVoid(maintain(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))

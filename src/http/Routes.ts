@@ -9,6 +9,7 @@ import type { WriteKind } from "../actor/Commands.js"
 import { KiokuConfig } from "../Config.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
+import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
 import { readBody } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
@@ -23,6 +24,9 @@ const decodeHistoryRequest = Schema.decodeUnknownEither(Schema.parseJson(History
 const decodeMessages = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.Unknown)))
 const ReasonBody = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
 const decodeReason = Schema.decodeUnknownOption(Schema.parseJson(ReasonBody))
+const decodeRunOnce = Schema.decodeUnknownOption(
+  Schema.parseJson(Schema.Struct({ character: Schema.optional(Schema.NullOr(Schema.String)) }))
+)
 
 class BodyRejected {
   readonly _tag = "BodyRejected"
@@ -161,6 +165,17 @@ export const router = HttpRouter.empty.pipe(
       const memory = yield* MemoryService
       return yield* memory.cancelCorrection(yield* nameParam).pipe(
         Effect.map((status) => json({ status })),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.post(
+    "/internal/maintenance/run_once",
+    Effect.gen(function* () {
+      const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
+      const character = Option.flatMap(decodeRunOnce(text), (b) => Option.fromNullable(b.character))
+      return yield* RunOnce.runOnce(Option.getOrUndefined(character)).pipe(
+        Effect.map((report) => json(report)),
         Effect.catchAll((e) => Effect.succeed(failure(e)))
       )
     })

@@ -1,0 +1,123 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs"
+import * as path from "node:path"
+import { appLayer } from "../../src/App.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
+import { testSettings } from "../support/layers.js"
+
+type FactRow = {
+  text: string
+  source: string
+  signal_processed: boolean
+  source_row_ids: Array<number>
+  entity: string
+}
+
+const start = (settings: ReturnType<typeof testSettings>) =>
+  Effect.gen(function* () {
+    const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic }))
+    yield* Effect.provide(Startup.recover, ctx)
+    return yield* Effect.provide(MemoryService, ctx)
+  })
+
+const powerful = (settings: ReturnType<typeof testSettings>, on: boolean) => {
+  mkdirSync(settings.configDir, { recursive: true })
+  writeFileSync(path.join(settings.configDir, "core_config.json"), JSON.stringify({ powerful_memory_enabled: on }))
+}
+
+const facts = (settings: ReturnType<typeof testSettings>, name: string): Array<FactRow> => {
+  const file = path.join(settings.dataDir, name, "facts.json")
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : []
+}
+const turn = (user: string) => ({
+  messages: [
+    { role: "user", content: user },
+    { role: "assistant", content: "I see." }
+  ]
+})
+
+describe("fact extraction", () => {
+  it.scoped("powerful memory off: extracts each turn, with provenance, and never twice", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      powerful(settings, false)
+      const memory = yield* start(settings)
+      yield* memory.write("cache", "Off", turn("I work at Nintendo. I love spicy ramen."))
+      yield* memory.awaitBackground("Off")
+      yield* memory.maintainNow("Off")
+      const first = facts(settings, "Off")
+      assert.deepStrictEqual(first.map((f) => f.text).sort(), ["Master loves spicy ramen", "Master works at Nintendo"])
+      assert.deepStrictEqual(first[0]?.source_row_ids, [1, 2])
+      assert.isFalse(first[0]?.signal_processed)
+      yield* memory.write("cache", "Off", turn("I work at Nintendo."))
+      yield* memory.maintainNow("Off")
+      assert.strictEqual(facts(settings, "Off").length, 2)
+    })
+  )
+
+  it.scoped("powerful memory on: waits for 10 turns, then extracts the window past the cursor", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({ actor_idle_ttl_seconds: 86_400 })
+      powerful(settings, true)
+      const memory = yield* start(settings)
+      for (let i = 0; i < 9; i++) {
+        yield* memory.write("cache", "On", turn(`I visited Kyoto ${i + 1} times.`))
+        yield* TestClock.adjust("5 seconds")
+      }
+      yield* TestClock.adjust("5 seconds")
+      yield* memory.status("On")
+      assert.strictEqual(facts(settings, "On").length, 0)
+      yield* memory.write("cache", "On", turn("I live in Osaka."))
+      yield* TestClock.adjust("40 seconds")
+      yield* memory.status("On")
+      const got = facts(settings, "On").map((f) => f.text)
+      assert.include(got, "Master lives in Osaka")
+      assert.include(got, "Master visited Kyoto 9 times")
+      assert.strictEqual(got.length, 10)
+      const cursors = JSON.parse(readFileSync(path.join(settings.dataDir, "On", "cursors.json"), "utf8"))
+      assert.strictEqual(cursors.extracted_until_row_id, "20")
+    })
+  )
+
+  it.scoped("powerful memory on: a restart resumes from the durable cursor and skips nothing", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      powerful(settings, true)
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const memory = yield* start(settings)
+          yield* memory.write("cache", "Restart", turn("I adopted a kitten named Mochi."))
+          yield* memory.write("cache", "Restart", turn("My sister Mei is 27."))
+        })
+      )
+      assert.strictEqual(facts(settings, "Restart").length, 0)
+      const memory = yield* start(settings)
+      yield* memory.status("Restart")
+      yield* TestClock.adjust("40 seconds")
+      yield* memory.status("Restart")
+      assert.deepStrictEqual(
+        facts(settings, "Restart")
+          .map((f) => f.text)
+          .sort(),
+        ["Master has a kitten named Mochi", "Master's sister Mei is 27"]
+      )
+    })
+  )
+
+  it.scoped("switching off then on does not replay what per-turn extraction already covered", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      powerful(settings, false)
+      const memory = yield* start(settings)
+      yield* memory.write("cache", "Switch", turn("I moved to Sapporo."))
+      yield* memory.maintainNow("Switch")
+      powerful(settings, true)
+      const report = yield* memory.maintainNow("Switch")
+      assert.strictEqual(report.factsAdded, 0)
+      assert.strictEqual(facts(settings, "Switch").length, 1)
+    })
+  )
+})
