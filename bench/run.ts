@@ -1,8 +1,12 @@
 /** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
+import { runExtract } from "./extract.js"
 import { runIngest } from "./ingest.js"
 
 const [name, ...rest] = process.argv.slice(2)
-const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = { ingest: runIngest }
+const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = {
+  ingest: runIngest,
+  extract: runExtract
+}
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join("|")}>\n`)

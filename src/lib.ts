@@ -4,14 +4,14 @@
  * rejects with the typed error itself (`InvalidCharacterName`, `StoreError`, `ActorDefect`, `RootLocked`).
  */
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
-import type { CharacterStatus } from "./actor/Commands.js"
+import type { CharacterStatus, MaintenanceReport } from "./actor/Commands.js"
 import { appLayer } from "./App.js"
 import { loadSettings, parseLogLevel } from "./Config.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
 
-export type { CharacterStatus, ReadInput, Tunables, WriteInput }
+export type { CharacterStatus, MaintenanceReport, ReadInput, Tunables, WriteInput }
 
 export interface MemoryRuntimeOptions {
   /** The memory root (N.E.K.O.'s `<app>/memory`); `config/` beside it holds core_config.json. */
@@ -34,6 +34,8 @@ export interface MemoryRuntime {
   readonly status: (name: string) => Promise<CharacterStatus>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Promise<void>
+  /** Runs every due maintenance job of the character now (outbox, extraction, compression). */
+  readonly maintainNow: (name: string) => Promise<MaintenanceReport>
   /** Cancels a recent-history review in flight, as `/cancel_correction` does. */
   readonly cancelCorrection: (name: string) => Promise<{ readonly status: "cancelled" | "no_task" }>
   /** Stops every actor and releases the memory root. */
@@ -71,6 +73,7 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     lastConversationGap: (name) => run((m) => m.lastConversationGap(name)),
     status: (name) => run((m) => m.status(name)),
     awaitBackground: (name) => run((m) => m.awaitBackground(name)),
+    maintainNow: (name) => run((m) => m.maintainNow(name)),
     cancelCorrection: (name) => run((m) => m.cancelCorrection(name)).then((status) => ({ status })),
     close: () => runtime.dispose()
   }

@@ -119,7 +119,7 @@ export const make = (name: CharacterName) =>
       language: contentLanguage,
       later
     })
-    const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOp, later: (c) => later(c) })
+    const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOps, later: (c) => later(c) })
     const { drain, scheduleDrain } = outbox
 
     const scheduleCheckpoint = (state: State.CharacterState) =>

@@ -32,6 +32,7 @@ export interface IntakeDeps {
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
 }
 
+const noRows: ReadonlyArray<number> = []
 const OnDisk = Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
 const decodeMessages = Schema.decodeUnknownOption(Schema.Array(OnDisk))
 const decodeMessage = Schema.decodeUnknownOption(Schema.parseJson(OnDisk))
@@ -52,8 +53,7 @@ export const make = (deps: IntakeDeps) =>
 
     const persist = (
       state: State.CharacterState,
-      extracted: ReadonlyArray<Extracted>,
-      rowIds: ReadonlyArray<number>,
+      extracted: ReadonlyArray<{ readonly e: Extracted; readonly rowIds: ReadonlyArray<number> }>,
       processed: boolean
     ) =>
       Effect.gen(function* () {
@@ -62,7 +62,7 @@ export const make = (deps: IntakeDeps) =>
         const created = localIso(millis)
         const lines = []
         const seen = new Set<string>()
-        for (const e of extracted) {
+        for (const { e, rowIds } of extracted) {
           const text = e.text.trim()
           if (text === "") continue
           const hash = textHash(text)
@@ -103,20 +103,25 @@ export const make = (deps: IntakeDeps) =>
         return lines.length
       })
 
-    const extractFrom = (
+    /** Extracts from several message groups, each with the rows it came from, and persists once. */
+    const extractGroups = (
       state: State.CharacterState,
-      messages: ReadonlyArray<StoredMessage>,
-      rowIds: ReadonlyArray<number>
+      groups: ReadonlyArray<{ readonly messages: ReadonlyArray<StoredMessage>; readonly rowIds: ReadonlyArray<number> }>
     ) =>
       Effect.gen(function* () {
-        const utterances = messages.flatMap((m) => Option.toArray(utterance(m)))
-        if (utterances.length === 0) return 0
-        const extracted = yield* tasks.extractFacts({
-          utterances,
-          language: deps.language(state, messages),
-          names: yield* deps.speakers
-        })
-        return yield* persist(state, extracted, rowIds, false)
+        const names = yield* deps.speakers
+        const found: Array<{ readonly e: Extracted; readonly rowIds: ReadonlyArray<number> }> = []
+        for (const group of groups) {
+          const utterances = group.messages.flatMap((m) => Option.toArray(utterance(m)))
+          if (utterances.length === 0) continue
+          const extracted = yield* tasks.extractFacts({
+            utterances,
+            language: deps.language(state, group.messages),
+            names
+          })
+          for (const e of extracted) found.push({ e, rowIds: group.rowIds })
+        }
+        return yield* persist(state, found, false)
       })
 
     const cursorsOf = (state: State.CharacterState) => Cursors.make(state.dir)
@@ -156,10 +161,9 @@ export const make = (deps: IntakeDeps) =>
             m
           }))
         )
-        const added = yield* extractFrom(
+        const added = yield* extractGroups(
           state,
-          human.map((h) => ({ type: h.m.type, data: { content: h.m.data.content } })),
-          human.map((h) => h.row)
+          human.map((h) => ({ messages: [{ type: h.m.type, data: { content: h.m.data.content } }], rowIds: [h.row] }))
         )
         yield* advance(state, last.id, last.timestamp)
         state.turnsSince = 0
@@ -203,22 +207,28 @@ export const make = (deps: IntakeDeps) =>
             Effect.zipRight(deps.later({ _tag: "SignalTick" }, t.evidence_signal_check_interval_seconds * 1000))
           )
 
-    /** The `extract_facts` outbox op: per-turn extraction (OFF) or one more turn for the batch loop (ON). */
-    const onExtractOp = (state: State.CharacterState, op: OutboxOp) =>
+    /** `extract_facts` ops: per-turn extraction, persisted once for all (OFF), or gathered turns (ON). */
+    const onExtractOps = (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) =>
       Effect.gen(function* () {
-        const messages = Option.getOrElse(decodeMessages(op.payload["messages"]), () => [])
+        const groups = ops.map((op) => ({
+          op,
+          messages: Option.getOrElse(decodeMessages(op.payload["messages"]), () => [])
+        }))
         if ((yield* files.core).powerful_memory_enabled) {
-          if (messages.some((m) => m.type === "human")) state.turnsSince++
+          state.turnsSince += groups.filter((g) => g.messages.some((m) => m.type === "human")).length
           return yield* scheduleTick(state)
         }
-        const rowIds = yield* State.timeIndexOf(state, false).pipe(
-          Effect.flatMap(Option.match({ onNone: () => Effect.succeed([]), onSome: (ti) => ti.rowIdsOf(op.opId) }))
+        const ti = yield* State.timeIndexOf(state, false)
+        const withRows = yield* Effect.forEach(groups, (g) =>
+          Option.match(ti, {
+            onNone: () => Effect.succeed({ messages: g.messages, rowIds: noRows }),
+            onSome: (index) => Effect.map(index.rowIdsOf(g.op.opId), (rowIds) => ({ messages: g.messages, rowIds }))
+          })
         )
-        yield* extractFrom(state, messages, rowIds)
-        const last = rowIds[rowIds.length - 1]
-        if (last !== undefined && last > (yield* readCursor(state)))
-          yield* advance(state, last, localIso(yield* Clock.currentTimeMillis))
-      }).pipe(Effect.mapError((e) => new HandlerFailed({ type: op.type, message: e.message })))
+        yield* extractGroups(state, withRows)
+        const last = Math.max(0, ...withRows.flatMap((g) => g.rowIds))
+        if (last > (yield* readCursor(state))) yield* advance(state, last, localIso(yield* Clock.currentTimeMillis))
+      }).pipe(Effect.mapError((e) => new HandlerFailed({ type: "extract_facts", message: e.message })))
 
     /** After a load: turns past the cursor count as gathered, so a restart never skips them. */
     const resume = (state: State.CharacterState) =>
@@ -232,5 +242,5 @@ export const make = (deps: IntakeDeps) =>
         )
       )
 
-    return { onExtractOp, tick, runWindow, resume, scheduleTick }
+    return { onExtractOps, tick, runWindow, resume, scheduleTick }
   })

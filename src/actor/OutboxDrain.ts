@@ -14,29 +14,34 @@ import { EXTRACT_FACTS } from "./CharacterState.js"
 
 export const make = (deps: {
   readonly name: CharacterName
-  readonly extract: (state: State.CharacterState, op: OutboxOp) => Effect.Effect<void, HandlerFailed>
+  readonly extract: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<void, HandlerFailed>
   readonly later: (command: Command) => Effect.Effect<void>
 }) =>
   Effect.gen(function* () {
     const handlers = yield* OutboxHandlers
-    const run = (state: State.CharacterState, op: OutboxOp) =>
-      op.type === EXTRACT_FACTS ? deps.extract(state, op) : handlers.run(deps.name, op)
-
     /** Runs every pending op once; returns how many completed. */
     const drain = (state: State.CharacterState) =>
       Effect.gen(function* () {
         state.drainScheduled = false
         const done: Array<string> = []
-        for (const op of state.outbox.pending()) {
-          const result = yield* Effect.either(run(state, op))
-          if (result._tag === "Right") done.push(op.opId)
-          else {
-            const ts = localIso(yield* Clock.currentTimeMillis)
-            const dead = yield* state.outbox.fail(op.opId, ts)
+        const failed = (op: OutboxOp) =>
+          Effect.gen(function* () {
+            const dead = yield* state.outbox.fail(op.opId, localIso(yield* Clock.currentTimeMillis))
             yield* Effect.logWarning(dead ? "outbox op dead-lettered" : "outbox op failed").pipe(
               Effect.annotateLogs({ op: op.type, attempts: op.attempts + 1 })
             )
-          }
+          })
+        const pending = state.outbox.pending()
+        const extract = pending.filter((op) => op.type === EXTRACT_FACTS)
+        if (extract.length > 0) {
+          const result = yield* Effect.either(deps.extract(state, extract))
+          if (result._tag === "Right") done.push(...extract.map((op) => op.opId))
+          else yield* Effect.forEach(extract, failed, { discard: true })
+        }
+        for (const op of pending.filter((o) => o.type !== EXTRACT_FACTS)) {
+          const result = yield* Effect.either(handlers.run(deps.name, op))
+          if (result._tag === "Right") done.push(op.opId)
+          else yield* failed(op)
         }
         if (done.length > 0) {
           yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))

@@ -113,7 +113,8 @@ export const maintain = (args: ReadonlyArray<string>) =>
       }).then(async (res) => ({ status: res.status, text: await res.text() }))
     ).pipe(Effect.option)
     if (remote._tag === "Some") {
-      if (remote.value.status !== 200) return yield* new UsageError({ message: `server answered ${remote.value.status}` })
+      if (remote.value.status !== 200)
+        return yield* new UsageError({ message: `server answered ${remote.value.status}` })
       return yield* Effect.sync(() => process.stdout.write(remote.value.text + "\n"))
     }
     const dataDir = yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory")
