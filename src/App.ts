@@ -37,7 +37,7 @@ export const appLayer = (options: AppOptions) => {
   const tokenizer = options.tokenizer ?? Tokenizer.layer
   const tasks = MemoryTasks.layer.pipe(
     Layer.provide(options.llm ?? OpenAiLlm),
-    Layer.provide(ChineseScript.layer),
+    Layer.provideMerge(ChineseScript.layer),
     Layer.provideMerge(tokenizer)
   )
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))

@@ -21,6 +21,7 @@ import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command, ReadLanguage, WriteRequest } from "./Commands.js"
+import type { ChineseScript } from "../llm/ChineseScript.js"
 import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
 import type { RecentCompressor } from "../memory/recent/RecentCompressor.js"
@@ -271,9 +272,16 @@ export const make = (name: CharacterName) =>
             const outboxOps = yield* drain(state)
             const powerful = (yield* files.core).powerful_memory_enabled
             const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
+            const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
             const before = state.compressing
             yield* compaction.start(state, true, false)
-            const report = { character: name, outboxOps, factsAdded, compressed: !before && state.compressing }
+            const report = {
+              character: name,
+              outboxOps,
+              factsAdded,
+              factsMerged,
+              compressed: !before && state.compressing
+            }
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
           } else if (c._tag === "IdleCheck") {
             if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))
@@ -317,5 +325,5 @@ export const make = (name: CharacterName) =>
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
     StoreError,
-    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks
+    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
   >

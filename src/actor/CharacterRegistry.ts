@@ -13,6 +13,7 @@ import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { ChineseScript } from "../llm/ChineseScript.js"
 import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 
 export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry")<
@@ -32,7 +33,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     Effect.gen(function* () {
       const settings = yield* KiokuConfig
       const context = yield* Effect.context<
-        KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks
+        KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
       >()
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) => CharacterActor.make(name).pipe(Effect.provide(context)),

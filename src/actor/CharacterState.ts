@@ -17,6 +17,7 @@ import * as RecentStore from "../memory/recent/RecentStore.js"
 import type { Tunables } from "../Tunables.js"
 import * as EventLog from "../store/EventLog.js"
 import * as Outbox from "../store/Outbox.js"
+import * as FactArchive from "../memory/facts/FactArchive.js"
 import * as FactStore from "../memory/facts/FactStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
@@ -33,6 +34,7 @@ export interface CharacterState {
   readonly events: EventLog.EventLog
   readonly outbox: Outbox.Outbox
   readonly facts: FactStore.FactStore
+  readonly archive: FactArchive.FactArchive
   timeIndex: TimeIndex.TimeIndex | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
@@ -131,7 +133,7 @@ export const applyUnapplied = (state: CharacterState) =>
     })
     for (const event of valid) {
       if (!recentOk) break
-      if (event._tag === "Fact") continue
+      if (event._tag === "Fact" || event._tag === "FactMove") continue
       if (event._tag === "Turns") {
         group.push(event)
         continue
@@ -232,6 +234,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
         compactAt: tunables.outbox_compaction_lines
       }),
       facts: FactStore.make(dir),
+      archive: FactArchive.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       timeIndex: undefined,
       unapplied: [],
       locale: Option.none(),

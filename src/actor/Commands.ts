@@ -32,6 +32,7 @@ export interface MaintenanceReport {
   readonly character: string
   readonly outboxOps: number
   readonly factsAdded: number
+  readonly factsMerged: number
   readonly compressed: boolean
 }
 

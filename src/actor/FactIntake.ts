@@ -22,6 +22,8 @@ import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import { HandlerFailed } from "./Ports.js"
+import * as DedupQueue from "../memory/facts/DedupQueue.js"
+import * as FactDedup from "./FactDedup.js"
 import { factLine, FACT_ADDED, FACT_UPDATED } from "./TurnEvent.js"
 
 export interface IntakeDeps {
@@ -50,6 +52,7 @@ export const make = (deps: IntakeDeps) =>
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
     const t = deps.tunables
+    const dedup = yield* FactDedup.make({ tunables: t, speakers: deps.speakers })
 
     const persist = (
       state: State.CharacterState,
@@ -61,6 +64,7 @@ export const make = (deps: IntakeDeps) =>
         const millis = yield* Clock.currentTimeMillis
         const created = localIso(millis)
         const lines = []
+        const fresh: Array<Fact> = []
         const seen = new Set<string>()
         for (const { e, rowIds } of extracted) {
           const text = e.text.trim()
@@ -94,13 +98,17 @@ export const make = (deps: IntakeDeps) =>
             signal_processed: source === "ai_disclosure" ? true : processed,
             source_row_ids: rowIds
           }
-          lines.push(factLine(randomUUID(), FACT_ADDED, fact, created))
+          fresh.push(fact)
         }
+        const { keep, pairs } = yield* dedup.detect(state, fresh)
+        lines.push(...keep.map((fact) => factLine(randomUUID(), FACT_ADDED, fact, created)))
         if (lines.length === 0) return 0
         yield* state.events.append(lines)
         state.unapplied.push(...lines)
         yield* State.applyUnapplied(state)
-        return lines.length
+        yield* Effect.ignoreLogged(dedup.index(state, keep))
+        yield* Effect.ignoreLogged(DedupQueue.make(state.dir).push(pairs))
+        return keep.length
       })
 
     /** Extracts from several message groups, each with the rows it came from, and persists once. */
@@ -242,5 +250,5 @@ export const make = (deps: IntakeDeps) =>
         )
       )
 
-    return { onExtractOps, tick, runWindow, resume, scheduleTick }
+    return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate: dedup.arbitrate }
   })

@@ -14,6 +14,8 @@ export const TURNS_APPENDED = "turns.appended"
 export const RECENT_SPLICED = "recent.spliced"
 export const FACT_ADDED = "fact.added"
 export const FACT_UPDATED = "fact.updated"
+export const FACT_ARCHIVED = "fact.archived"
+export const FACT_MERGED = "fact.merged"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -36,10 +38,19 @@ export type SplicePayload = typeof SplicePayload.Type
 
 export const FactPayload = Schema.Struct({ fact: Fact })
 export type FactPayload = typeof FactPayload.Type
+/** `fact.archived`: the fact leaves facts.json for the archive. `fact.merged`: `kept` is upserted, `archived` archived. */
+export const FactMovePayload = Schema.Struct({
+  kept: Schema.optional(Fact),
+  archived: Fact,
+  reason: Schema.String
+})
+export type FactMovePayload = typeof FactMovePayload.Type
 
 const decodeTurns = Schema.decodeUnknownEither(TurnsPayload)
 const decodeFact = Schema.decodeUnknownEither(FactPayload)
 const encodeFact = Schema.encodeSync(FactPayload)
+const decodeMove = Schema.decodeUnknownEither(FactMovePayload)
+const encodeMove = Schema.encodeSync(FactMovePayload)
 const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
 const encodeTurns = Schema.encodeSync(TurnsPayload)
 const encodeSplice = Schema.encodeSync(SplicePayload)
@@ -48,6 +59,7 @@ export type JournalEvent =
   | { readonly _tag: "Turns"; readonly eventId: string; readonly payload: TurnsPayload }
   | { readonly _tag: "Splice"; readonly eventId: string; readonly payload: SplicePayload }
   | { readonly _tag: "Fact"; readonly eventId: string; readonly payload: FactPayload }
+  | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -77,6 +89,13 @@ export const factLine = (
   payload: { ...encodeFact({ fact }) }
 })
 
+export const factMoveLine = (
+  eventId: string,
+  type: typeof FACT_ARCHIVED | typeof FACT_MERGED,
+  payload: FactMovePayload,
+  ts: string
+): EventLine => ({ event_id: eventId, type, ts, payload: { ...encodeMove(payload) } })
+
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
   if (line.type === TURNS_APPENDED) {
@@ -95,6 +114,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeFact(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "Fact" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === FACT_ARCHIVED || line.type === FACT_MERGED) {
+    return Either.mapBoth(decodeMove(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "FactMove" as const, eventId: line.event_id, payload })
     })
   }
   return Either.left(`no handler for event type ${line.type}`)

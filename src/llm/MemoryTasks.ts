@@ -9,6 +9,9 @@ import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
+import { FactDedup } from "./prompts/contracts.js"
+import { factDedup } from "./prompts/facts.js"
+import { localArbitration } from "./local/LocalDedup.js"
 import { Tokenizer } from "./Tokenizer.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
 import type { Extracted } from "./local/LocalFacts.js"
@@ -52,6 +55,13 @@ export interface Tasks {
   }) => Effect.Effect<string, LlmError>
   readonly reviewHistory: (input: ReviewInput) => Effect.Effect<ReviewOutput, LlmError>
   readonly extractFacts: (input: ExtractInput) => Effect.Effect<ReadonlyArray<Extracted>, LlmError>
+  /** Decides each near-duplicate pair: merge (keep existing), replace (keep candidate) or keep_both. */
+  readonly arbitrateFacts: (
+    pairs: ReadonlyArray<{ readonly candidate: string; readonly existing: string }>
+  ) => Effect.Effect<
+    ReadonlyArray<{ readonly index: number; readonly action: "merge" | "replace" | "keep_both" }>,
+    LlmError
+  >
 }
 
 export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks, Tasks>() {
@@ -117,6 +127,14 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           )
         },
         extractFacts: facts.extract,
+        arbitrateFacts: (pairs) => {
+          if (!client.configured("summary")) return Effect.succeed(localArbitration(pairs))
+          const listing = pairs
+            .map((p, i) => `[${i}] candidate: ${p.candidate}\n    existing: ${p.existing}`)
+            .join("\n")
+          const prompt = P.fillPrompt(factDedup.en, { PAIRS: listing })
+          return ask("summary", "facts.dedup", prompt, FactDedup, 60_000)
+        },
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")

@@ -25,5 +25,12 @@ export const timeIndexMigrations: ReadonlyArray<Migration> = [
     sql: `
       CREATE TABLE IF NOT EXISTS kioku_applied_events (
         event_id TEXT PRIMARY KEY, first_row_id INTEGER, row_count INTEGER NOT NULL);`
+  },
+  {
+    version: 3,
+    name: "facts_fts_v2",
+    sql: `
+      CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts_v2 USING fts5(fact_id UNINDEXED, content, tokenize = 'unicode61');
+      CREATE TABLE IF NOT EXISTS facts_fts_meta (key TEXT PRIMARY KEY, value TEXT);`
   }
 ]

@@ -33,6 +33,7 @@ const TimeRowSchema = Schema.Struct({
 const decodeRows = Schema.decodeUnknownSync(Schema.Array(TimeRowSchema))
 const MaxRow = Schema.Struct({ ts: Schema.NullOr(Schema.String) })
 const decodeMax = Schema.decodeUnknownSync(MaxRow)
+const decodeHits = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ id: Schema.String, content: Schema.String })))
 const decodeEventRows = Schema.decodeUnknownSync(
   Schema.Struct({ first: Schema.NullOr(Schema.Number), count: Schema.Number })
 )
@@ -45,6 +46,15 @@ export interface TimeIndex {
   readonly rowIdsOf: (eventId: string) => Effect.Effect<ReadonlyArray<number>, StoreError>
   /** Rows with an id above `rowId`, oldest first. */
   readonly rowsAfter: (rowId: number, limit: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
+  /** Indexes facts' pre-tokenized text in `facts_fts_v2` (replacing an earlier entry of the same id). */
+  readonly indexFacts: (
+    entries: ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>
+  ) => Effect.Effect<void, StoreError>
+  /** Facts whose indexed tokens share any of `tokens`, best bm25 first. */
+  readonly searchFacts: (
+    tokens: ReadonlyArray<string>,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>, StoreError>
   /** Checkpoints the WAL, which fsyncs it: every commit so far survives power loss. */
   readonly checkpoint: Effect.Effect<void, StoreError>
   readonly close: Effect.Effect<void>
@@ -117,7 +127,28 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
   const list = db.prepare(
     "SELECT id, session_id, message, timestamp FROM time_indexed_original ORDER BY timestamp, id LIMIT ?"
   )
+  const ftsDelete = db.prepare("DELETE FROM facts_fts_v2 WHERE fact_id = ?")
+  const ftsInsert = db.prepare("INSERT INTO facts_fts_v2 (fact_id, content) VALUES (?, ?)")
+  const index = db.transaction(
+    (entries: ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>) => {
+      for (const e of entries) {
+        ftsDelete.run(e.id)
+        ftsInsert.run(e.id, e.tokens.join(" "))
+      }
+    }
+  )
+  const search = db.prepare(
+    "SELECT fact_id AS id, content FROM facts_fts_v2 WHERE facts_fts_v2 MATCH ? ORDER BY bm25(facts_fts_v2) LIMIT ?"
+  )
   return {
+    indexFacts: (entries) => wrap("fts-index", () => index(entries)),
+    searchFacts: (tokens, limit) =>
+      wrap("fts-search", () => {
+        const unique = [...new Set(tokens)].filter((t) => t !== "")
+        if (unique.length === 0) return []
+        const query = unique.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ")
+        return decodeHits(search.all(query, limit)).map((h) => ({ id: h.id, tokens: h.content.split(" ") }))
+      }),
     applyTurns: (batch) => wrap("insert", () => apply(batch)),
     lastTimestamp: wrap("query", () => decodeMax(maxTs.get()).ts),
     rows: (limit = -1) => wrap("query", () => decodeRows(list.all(limit))),

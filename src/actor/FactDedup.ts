@@ -1,0 +1,137 @@
+/**
+ * Near-duplicate facts (neko-compat §4.3 steps 2 and 6): new facts are matched against `facts_fts_v2` with
+ * the dedup tokens (Traditional folded to Simplified, names stripped) and scored by Dice overlap; an
+ * identical normalised text is dropped, an overlap of at least `fact_near_dup_arbitrate_overlap` with a
+ * fact of the same entity queues an arbitration pair. Arbitration (powerful memory on) merges, replaces or
+ * keeps both, journaled as `fact.merged` so it replays on its own.
+ */
+import { Clock, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { localIso } from "../domain/LocalTime.js"
+import { ChineseScript } from "../llm/ChineseScript.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import type { Fact } from "../memory/facts/Fact.js"
+import * as DedupQueue from "../memory/facts/DedupQueue.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { dedupTokens, dice } from "../memory/recall/Tokenize.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import { factMoveLine, FACT_MERGED } from "./TurnEvent.js"
+
+export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
+  Effect.gen(function* () {
+    const script = yield* ChineseScript
+    const tasks = yield* MemoryTasks
+    const t = deps.tunables
+
+    const tokensOf = (text: string) =>
+      Effect.gen(function* () {
+        const names = yield* deps.speakers
+        return dedupTokens(yield* script.toSimplified(text), [names.master, names.character])
+      })
+
+    /** Splits new facts into those to keep and the arbitration pairs they open. */
+    const detect = (state: State.CharacterState, fresh: ReadonlyArray<Fact>) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, true)
+        const { facts } = yield* state.facts.load
+        const byId = new Map(facts.map((f) => [f.id, f]))
+        const keep: Array<Fact> = []
+        const pairs: Array<DedupQueue.DedupPair> = []
+        const queuedAt = localIso(yield* Clock.currentTimeMillis)
+        for (const fact of fresh) {
+          const tokens = yield* tokensOf(fact.text)
+          const hits = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, 10) : []
+          const scored = hits.map((h) => ({ ...h, overlap: dice(tokens, h.tokens), existing: byId.get(h.id) }))
+          if (scored.some((h) => h.tokens.join(" ") === tokens.join(" "))) continue
+          keep.push(fact)
+          const pair = scored.find(
+            (h) =>
+              h.overlap >= t.fact_near_dup_arbitrate_overlap &&
+              h.existing?.entity === fact.entity &&
+              !h.existing.absorbed
+          )
+          if (pair?.existing) {
+            pairs.push({
+              candidate_id: fact.id,
+              existing_id: pair.existing.id,
+              entity: fact.entity,
+              cosine: null,
+              queued_at: queuedAt,
+              detector: "fts",
+              text_overlap: Number(pair.overlap.toFixed(4))
+            })
+          }
+        }
+        return { keep, pairs }
+      })
+
+    /** Indexes facts for later near-duplicate search. */
+    const index = (state: State.CharacterState, facts: ReadonlyArray<Fact>) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, true)
+        if (Option.isNone(ti) || facts.length === 0) return
+        const entries = yield* Effect.forEach(facts, (f) =>
+          Effect.map(tokensOf(f.text), (tokens) => ({ id: f.id, tokens }))
+        )
+        yield* ti.value.indexFacts(entries)
+      })
+
+    /** Arbitrates up to `fact_dedup_batch_limit` queued pairs; returns how many facts were merged away. */
+    const arbitrate = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const queue = DedupQueue.make(state.dir)
+        const pending = (yield* queue.read).slice(0, t.fact_dedup_batch_limit)
+        if (pending.length === 0) return 0
+        const byId = new Map((yield* state.facts.load).facts.map((f) => [f.id, f]))
+        const live = pending.flatMap((p) => {
+          const candidate = byId.get(p.candidate_id)
+          const existing = byId.get(p.existing_id)
+          return candidate && existing ? [{ candidate, existing }] : []
+        })
+        const decisions =
+          live.length === 0
+            ? []
+            : yield* tasks.arbitrateFacts(live.map((p) => ({ candidate: p.candidate.text, existing: p.existing.text })))
+        const now = localIso(yield* Clock.currentTimeMillis)
+        const lines = decisions.flatMap((d) => {
+          const pair = live[d.index]
+          if (pair === undefined || d.action === "keep_both") return []
+          const { candidate, existing } = pair
+          const merged = (f: Fact) =>
+            Array.isArray(f["merged_from_ids"])
+              ? f["merged_from_ids"].filter((x): x is string => typeof x === "string")
+              : []
+          const payload =
+            d.action === "merge"
+              ? {
+                  kept: {
+                    ...existing,
+                    importance: Math.min(10, existing.importance + 1),
+                    merged_from_ids: [...merged(existing), candidate.id]
+                  },
+                  archived: { ...candidate, superseded_by: existing.id, arbitration_archived_at: now },
+                  reason: "dedup_merge"
+                }
+              : {
+                  kept: {
+                    ...candidate,
+                    importance: Math.max(candidate.importance, existing.importance),
+                    merged_from_ids: [...merged(existing), existing.id]
+                  },
+                  archived: { ...existing, superseded_by: candidate.id, arbitration_archived_at: now },
+                  reason: "dedup_replace"
+                }
+          return [factMoveLine(randomUUID(), FACT_MERGED, payload, now)]
+        })
+        if (lines.length > 0) {
+          yield* state.events.append(lines)
+          state.unapplied.push(...lines)
+          yield* State.applyUnapplied(state)
+        }
+        yield* queue.drop(pending.map((p) => p.candidate_id))
+        return lines.length
+      })
+
+    return { detect, index, arbitrate }
+  })
