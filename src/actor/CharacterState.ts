@@ -150,15 +150,30 @@ export const applyUnapplied = (state: CharacterState) =>
       recentOk = result.written
     }
     if (recentOk) recentOk = yield* flushGroup
-    const factsOk = yield* state.facts.upsert(valid.flatMap((e) => (e._tag === "Fact" ? [e.payload.fact] : []))).pipe(
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("facts.json write failed; fact events kept").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(false)
+    const moves = valid.flatMap((e) => (e._tag === "FactMove" ? [e.payload] : []))
+    const upserts = valid.flatMap((e) =>
+      e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
+    )
+    const factsOk = yield* state.archive
+      .add(
+        moves.map((m) => m.archived),
+        ts
+      )
+      .pipe(
+        Effect.zipRight(
+          state.facts.upsert(
+            upserts,
+            moves.map((m) => m.archived.id)
+          )
+        ),
+        Effect.as(true),
+        Effect.catchAll((e) =>
+          Effect.logError("facts.json write failed; fact events kept").pipe(
+            Effect.annotateLogs({ error: e._tag }),
+            Effect.as(false)
+          )
         )
       )
-    )
     const opsOk = yield* state.outbox
       .register(
         turns

@@ -13,7 +13,7 @@ import { localIso } from "../domain/LocalTime.js"
 import { contentText, type StoredMessage } from "../domain/Message.js"
 import type { Extracted, Utterance } from "../llm/local/LocalFacts.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
-import { clampImportance, ENTITIES, eventWindow, factId, SOURCES, textHash, type Fact } from "../memory/facts/Fact.js"
+import { planFacts } from "../memory/facts/Intake.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
@@ -63,43 +63,8 @@ export const make = (deps: IntakeDeps) =>
         const { byHash } = yield* state.facts.load
         const millis = yield* Clock.currentTimeMillis
         const created = localIso(millis)
-        const lines = []
-        const fresh: Array<Fact> = []
-        const seen = new Set<string>()
-        for (const { e, rowIds } of extracted) {
-          const text = e.text.trim()
-          if (text === "") continue
-          const hash = textHash(text)
-          if (seen.has(hash)) continue
-          seen.add(hash)
-          const source = SOURCES.find((s) => s === e.source) ?? "user_observation"
-          const existing = byHash.get(hash)
-          if (existing) {
-            if (existing.source === "ai_disclosure" && source === "user_observation") {
-              lines.push(
-                factLine(randomUUID(), FACT_UPDATED, { ...existing, source, signal_processed: false }, created)
-              )
-            }
-            continue
-          }
-          const fact: Fact = {
-            id: factId(created, hash),
-            text,
-            importance: clampImportance(e.importance),
-            entity: ENTITIES.find((x) => x === e.entity) ?? "master",
-            source,
-            tags: [],
-            hash,
-            created_at: created,
-            event_when_raw: e.event_when,
-            ...eventWindow(e.event_when, millis),
-            schema_version: 2,
-            absorbed: false,
-            signal_processed: source === "ai_disclosure" ? true : processed,
-            source_row_ids: rowIds
-          }
-          fresh.push(fact)
-        }
+        const { fresh, upgraded } = planFacts(byHash, extracted, millis, processed)
+        const lines = upgraded.map((fact) => factLine(randomUUID(), FACT_UPDATED, fact, created))
         const { keep, pairs } = yield* dedup.detect(state, fresh)
         lines.push(...keep.map((fact) => factLine(randomUUID(), FACT_ADDED, fact, created)))
         if (lines.length === 0) return 0

@@ -159,7 +159,10 @@ describe("TimeIndex", () => {
         yield* ti.close
       }
       const db = new Database(file, { readonly: true })
-      assert.deepStrictEqual(db.prepare("SELECT version FROM kioku_migrations ORDER BY version").pluck().all(), [1, 2, 3])
+      assert.deepStrictEqual(
+        db.prepare("SELECT version FROM kioku_migrations ORDER BY version").pluck().all(),
+        [1, 2, 3]
+      )
       assert.strictEqual(db.pragma("journal_mode", { simple: true }), "wal")
       db.close()
     })
