@@ -60,6 +60,7 @@ export interface CharacterState {
   lastCheckAt: number | undefined
   tickScheduled: boolean
   windowFailures: number
+  pathATicks: number
   readonly recorded: Set<string>
 }
 
@@ -270,6 +271,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       lastCheckAt: undefined,
       tickScheduled: false,
       windowFailures: 0,
+      pathATicks: 0,
       recorded: new Set()
     }
     if (!existsSync(dir)) return state

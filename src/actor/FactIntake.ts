@@ -79,7 +79,11 @@ export const make = (deps: IntakeDeps) =>
     /** Extracts from several message groups, each with the rows it came from, and persists once. */
     const extractGroups = (
       state: State.CharacterState,
-      groups: ReadonlyArray<{ readonly messages: ReadonlyArray<StoredMessage>; readonly rowIds: ReadonlyArray<number> }>
+      groups: ReadonlyArray<{
+        readonly messages: ReadonlyArray<StoredMessage>
+        readonly rowIds: ReadonlyArray<number>
+      }>,
+      options: { readonly known?: ReadonlyArray<string>; readonly processed?: boolean } = {}
     ) =>
       Effect.gen(function* () {
         const names = yield* deps.speakers
@@ -90,11 +94,56 @@ export const make = (deps: IntakeDeps) =>
           const extracted = yield* tasks.extractFacts({
             utterances,
             language: deps.language(state, group.messages),
-            names
+            names,
+            ...(options.known !== undefined ? { known: options.known } : {})
           })
           for (const e of extracted) found.push({ e, rowIds: group.rowIds })
         }
-        return yield* persist(state, found, false)
+        return yield* persist(state, found, options.processed ?? false)
+      })
+
+    /** Rows as extraction groups: one per message for the local provider, chunks of 20 for a model. */
+    const groupsOf = (rows: ReadonlyArray<{ readonly row: number; readonly m: StoredMessage }>) => {
+      const size = tasks.extractsLocally() ? 1 : 20
+      const out: Array<{ messages: Array<StoredMessage>; rowIds: Array<number> }> = []
+      for (let i = 0; i < rows.length; i += size) {
+        const chunk = rows.slice(i, i + size)
+        out.push({ messages: chunk.map((r) => r.m), rowIds: chunk.map((r) => r.row) })
+      }
+      return out
+    }
+
+    const decodedRows = (
+      rows: ReadonlyArray<{ readonly id: number; readonly message: string }>,
+      roles: ReadonlyArray<string>
+    ) =>
+      rows.flatMap((r) =>
+        Option.toArray(Option.filter(decodeMessage(r.message), (m) => roles.includes(m.type))).map((m) => ({
+          row: r.id,
+          m: { type: m.type, data: { content: m.data.content } }
+        }))
+      )
+
+    /** Path B: human and AI messages since the last B window, with the recently known facts as context. */
+    const runPathB = (state: State.CharacterState, upTo: number) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, false)
+        if (Option.isNone(ti)) return 0
+        const from = yield* cursorsOf(state)
+          .get("extracted_b_until_row_id")
+          .pipe(Effect.map(Option.match({ onNone: () => 0, onSome: (v) => Number(v) || 0 })))
+        const rows = (yield* ti.value.rowsAfter(from, t.max_ai_aware_window_msgs)).filter((r) => r.id <= upTo)
+        const messages = decodedRows(rows, ["human", "ai"])
+        const firstHuman = messages.findIndex((r) => r.m.type === "human")
+        const lastHuman = messages.map((r) => r.m.type).lastIndexOf("human")
+        const span = firstHuman < 0 ? [] : messages.slice(firstHuman, lastHuman + 1)
+        const known = [...(yield* state.facts.load).facts]
+          .sort((a, b) => b.importance - a.importance)
+          .slice(0, t.max_known_pool_facts)
+          .map((f) => f.text)
+        const added = span.length === 0 ? 0 : yield* extractGroups(state, groupsOf(span), { known, processed: true })
+        yield* cursorsOf(state).set({ extracted_b_until_row_id: String(upTo) })
+        return added
       })
 
     const cursorsOf = (state: State.CharacterState) => Cursors.make(state.dir)
@@ -122,27 +171,23 @@ export const make = (deps: IntakeDeps) =>
         )
       )
 
-    /** Extracts from every human message past the cursor, then moves the cursor past them. */
+    /** Path A: every human message past the cursor; every Nth success also runs path B. */
     const runWindow = (state: State.CharacterState) =>
       Effect.gen(function* () {
         const { rows } = yield* pendingRows(state, t.max_ai_aware_window_msgs * 5)
         const last = rows[rows.length - 1]
         if (last === undefined) return 0
-        const human = rows.flatMap((r) =>
-          Option.toArray(Option.filter(decodeMessage(r.message), (m) => m.type === "human")).map((m) => ({
-            row: r.id,
-            m
-          }))
-        )
-        const added = yield* extractGroups(
-          state,
-          human.map((h) => ({ messages: [{ type: h.m.type, data: { content: h.m.data.content } }], rowIds: [h.row] }))
-        )
+        const added = yield* extractGroups(state, groupsOf(decodedRows(rows, ["human"])))
         yield* advance(state, last.id, last.timestamp)
         state.turnsSince = 0
         state.lastCheckAt = yield* Clock.currentTimeMillis
         state.windowFailures = 0
-        return added
+        state.pathATicks++
+        const pathB =
+          state.pathATicks % t.evidence_ai_aware_every_n_a_ticks === 0
+            ? yield* Effect.orElseSucceed(runPathB(state, last.id), () => 0)
+            : 0
+        return added + pathB
       })
 
     const tick = (state: State.CharacterState) =>

@@ -9,8 +9,8 @@ import { ChineseScript } from "./ChineseScript.js"
 import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError } from "./LlmClient.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
-import { ExtractedFacts } from "./prompts/contracts.js"
-import { factExtraction } from "./prompts/facts.js"
+import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
+import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
 import { fillPrompt } from "./prompts/recent.js"
 import { pickTemplate } from "./prompts/templates.js"
 
@@ -18,6 +18,8 @@ export interface ExtractInput {
   readonly utterances: ReadonlyArray<Utterance>
   readonly language: Language
   readonly names: { readonly master: string; readonly character: string }
+  /** Path B (AI-aware): the facts already known; answers then say which side each fact came from. */
+  readonly known?: ReadonlyArray<string>
 }
 
 export const makeFactTasks = Effect.gen(function* () {
@@ -40,8 +42,8 @@ export const makeFactTasks = Effect.gen(function* () {
     )
   )
 
-  const template = (lang: Language) => {
-    const pick = pickTemplate(factExtraction, lang)
+  const template = (lang: Language, aiAware: boolean) => {
+    const pick = pickTemplate(aiAware ? factExtractionAiAware : factExtraction, lang)
     return pick._tag === "Text" ? Effect.succeed(pick.text) : script.toTraditional(pick.text)
   }
 
@@ -53,30 +55,40 @@ export const makeFactTasks = Effect.gen(function* () {
       const conversation = input.utterances
         .map((u) => `${u.speaker === "human" ? input.names.master : input.names.character} | ${u.text}`)
         .join("\n")
+      const aiAware = input.known !== undefined
+      const task = aiAware ? "facts.extract_ai_aware" : "facts.extract"
       const prompt = fillPrompt(
-        fillPrompt(yield* template(input.language), { CONVERSATION: conversation, LANLAN_NAME: input.names.character }),
+        fillPrompt(yield* template(input.language, aiAware), {
+          CONVERSATION: conversation,
+          LANLAN_NAME: input.names.character,
+          KNOWN_FACTS: (input.known ?? []).map((k) => `- ${k}`).join("\n")
+        }),
         { MASTER_NAME: input.names.master }
       )
       const answer = yield* client.complete({
         tier: "summary",
-        task: "facts.extract",
+        task,
         messages: [{ role: "user", content: prompt }],
         timeoutMs: 60_000
       })
-      const decoded = decodeAnswer(ExtractedFacts)(answer)
-      if (Either.isLeft(decoded)) {
-        return yield* new LlmError({ task: "facts.extract", reason: "bad_answer", message: decoded.left })
+      const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
+      const plain = decodeAnswer(ExtractedFacts)(answer)
+      if (aiAware && Either.isRight(decoded)) {
+        return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
       }
-      return decoded.right.map(
+      if (Either.isLeft(plain)) {
+        return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })
+      }
+      return plain.right.map(
         (f): Extracted => ({
           text: f.text,
           importance: f.importance,
           entity: f.entity,
           event_when: f.event_when ?? null,
-          source: "user_observation"
+          source: aiAware ? "ai_disclosure" : "user_observation"
         })
       )
     })
   }
-  return { extract }
+  return { extract, local: () => !client.configured("summary") }
 })

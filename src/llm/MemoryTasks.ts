@@ -55,6 +55,8 @@ export interface Tasks {
   }) => Effect.Effect<string, LlmError>
   readonly reviewHistory: (input: ReviewInput) => Effect.Effect<ReviewOutput, LlmError>
   readonly extractFacts: (input: ExtractInput) => Effect.Effect<ReadonlyArray<Extracted>, LlmError>
+  /** True when fact extraction runs on the `local` provider (cheap per message) rather than a model. */
+  readonly extractsLocally: () => boolean
   /** Decides each near-duplicate pair: merge (keep existing), replace (keep candidate) or keep_both. */
   readonly arbitrateFacts: (
     pairs: ReadonlyArray<{ readonly candidate: string; readonly existing: string }>
@@ -127,6 +129,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           )
         },
         extractFacts: facts.extract,
+        extractsLocally: facts.local,
         arbitrateFacts: (pairs) => {
           if (!client.configured("summary")) return Effect.succeed(localArbitration(pairs))
           const listing = pairs

@@ -194,7 +194,7 @@ describe("near-duplicate facts end to end", () => {
         yield* script.push("facts.dedup", {
           answer: JSON.stringify(actions.map((action, index) => ({ index, action })))
         })
-      const report = yield* memory.maintainNow("Dup")
+        const report = yield* memory.maintainNow("Dup")
         assert.strictEqual(report.factsMerged, 2)
         const after = facts()
         const texts = after.map((f) => f.text)

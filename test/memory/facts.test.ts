@@ -3,6 +3,7 @@ import { Effect, Layer, TestClock } from "effect"
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs"
 import * as path from "node:path"
 import { appLayer } from "../../src/App.js"
+import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { MemoryService } from "../../src/MemoryService.js"
 import * as Startup from "../../src/Startup.js"
@@ -104,6 +105,43 @@ describe("fact extraction", () => {
           .sort(),
         ["Master has a kitten named Mochi", "Master's sister Mei is 27"]
       )
+    })
+  )
+
+  it.scoped("runs the AI-aware path B on every third successful path-A window", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      powerful(settings, true)
+      const scripted = yield* ScriptedLlm.make
+      const ok = JSON.stringify([{ text: "Master likes tea", importance: 6, entity: "master", event_when: null }])
+      yield* scripted.script.push("facts.extract", ...Array.from({ length: 5 }, () => ({ answer: ok })))
+      yield* scripted.script.push("facts.extract_ai_aware", {
+        answer: JSON.stringify([
+          { text: "Tian grew up in Kyoto", importance: 6, entity: "neko", event_when: null, source: "ai_disclosure" }
+        ])
+      })
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer }))
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      for (let i = 0; i < 3; i++) {
+        yield* memory.write("cache", "PathB", {
+          messages: [
+            { role: "user", content: `Where did you grow up? (${i})` },
+            { role: "assistant", content: "In Kyoto, by the river." }
+          ]
+        })
+        yield* memory.maintainNow("PathB")
+      }
+      const tasks = (yield* scripted.script.requests).map((r) => r.task)
+      assert.deepStrictEqual(
+        tasks.filter((t) => t.startsWith("facts.")),
+        ["facts.extract", "facts.extract", "facts.extract", "facts.extract_ai_aware"]
+      )
+      const aiAware = (yield* scripted.script.requests).find((r) => r.task === "facts.extract_ai_aware")
+      assert.include(aiAware?.messages[0]?.content ?? "", "- Master likes tea")
+      assert.include(aiAware?.messages[0]?.content ?? "", "PathB | In Kyoto, by the river.\nMaster | Where did you grow up? (2)")
+      const kyoto = facts(settings, "PathB").find((f) => f.text === "Tian grew up in Kyoto")
+      assert.deepStrictEqual([kyoto?.source, kyoto?.signal_processed, kyoto?.entity], ["ai_disclosure", true, "neko"])
     })
   )
 
