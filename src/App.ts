@@ -13,6 +13,8 @@ import { OpenAiLlm } from "./llm/OpenAiLlm.js"
 import { Tokenizer } from "./llm/Tokenizer.js"
 import { RecentCompressor } from "./memory/recent/RecentCompressor.js"
 import { KiokuConfig, type KiokuSettings } from "./Config.js"
+import { Activity } from "./maintenance/Activity.js"
+import { MaintenanceLive } from "./maintenance/Maintenance.js"
 import { MemoryService } from "./MemoryService.js"
 import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
@@ -26,6 +28,8 @@ export interface AppOptions {
   /** Replaces the whole recent compressor (tests that need to hold a compression in flight). */
   readonly compressor?: Layer.Layer<RecentCompressor> | undefined
   readonly tokenizer?: Layer.Layer<Tokenizer> | undefined
+  /** Runs the background maintenance loops (default true; tests that step the clock turn them off). */
+  readonly maintenance?: boolean | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
@@ -43,6 +47,8 @@ export const appLayer = (options: AppOptions) => {
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
   const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
-  const memory = MemoryService.layer.pipe(Layer.provideMerge(registry))
+  const registryAndActivity = Layer.merge(registry, Activity.layer)
+  const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
+  const memory = Layer.merge(MemoryService.layer, loops).pipe(Layer.provideMerge(registryAndActivity))
   return Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(Layer.provideMerge(lock), Layer.provideMerge(config))
 }

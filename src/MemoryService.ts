@@ -6,6 +6,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import { Activity } from "./maintenance/Activity.js"
 import type { CharacterStatus, MaintenanceReport, WriteKind } from "./actor/Commands.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
@@ -46,8 +47,11 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
     MemoryService,
     Effect.gen(function* () {
       const registry = yield* CharacterRegistry
+      const activity = yield* Activity
       const named = (raw: string) =>
-        Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed })
+        activity.touch.pipe(
+          Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
+        )
       const lang = (input?: ReadInput) => ({
         language: Option.fromNullable(normaliseLanguage(input?.language)),
         renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))

@@ -23,6 +23,8 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       name: CharacterName,
       build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command
     ) => Effect.Effect<A, E | ActorDefect | StoreError>
+    /** Sends a command that expects no reply. */
+    readonly tell: (name: CharacterName, command: Command) => Effect.Effect<void, StoreError>
     /** Touches the character so its actor loads (and reconciles) now. */
     readonly warm: (name: CharacterName) => Effect.Effect<void, StoreError>
     readonly active: Effect.Effect<ReadonlyArray<CharacterName>>
@@ -43,6 +45,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
           Effect.scoped(Effect.flatMap(RcMap.get(actors, name), (actor) => actor.ask(build))),
         warm: (name) => Effect.scoped(RcMap.get(actors, name)).pipe(Effect.asVoid),
+        tell: (name, command) => Effect.scoped(Effect.flatMap(RcMap.get(actors, name), (actor) => actor.tell(command))),
         active: RcMap.keys(actors)
       }
     })

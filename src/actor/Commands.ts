@@ -63,6 +63,8 @@ export type Command =
   | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
   | { readonly _tag: "IdleCheck" }
   | { readonly _tag: "SignalTick" }
+  | { readonly _tag: "IdleMaintenance" }
+  | { readonly _tag: "ArchiveSweep" }
   | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
   | {
       readonly _tag: "ReviewDone"

@@ -7,7 +7,9 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { localIso } from "../domain/LocalTime.js"
+import { localIso, parseLocal } from "../domain/LocalTime.js"
+import * as path from "node:path"
+import { ensureDir, readText, writeAtomic } from "../store/DurableFs.js"
 import { ChineseScript } from "../llm/ChineseScript.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Fact } from "../memory/facts/Fact.js"
@@ -16,7 +18,7 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import { dedupTokens, dice } from "../memory/recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { factMoveLine, FACT_MERGED } from "./TurnEvent.js"
+import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./TurnEvent.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
   Effect.gen(function* () {
@@ -133,5 +135,33 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         return lines.length
       })
 
-    return { detect, index, arbitrate }
+    /**
+     * Moves absorbed facts older than `fact_archive_age_days` into the archive, at most once every
+     * `fact_archive_cooldown_hours` (remembered in `facts_archive/.last_attempt`).
+     */
+    const sweep = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const millis = yield* Clock.currentTimeMillis
+        const marker = path.join(state.archive.shardDir, ".last_attempt")
+        const last = Option.flatMap(yield* readText(marker), (text) => Option.fromNullable(parseLocal(text.trim())))
+        if (Option.isSome(last) && millis - last.value < t.fact_archive_cooldown_hours * 3_600_000) return 0
+        const cutoff = millis - t.fact_archive_age_days * 86_400_000
+        const old = (yield* state.facts.load).facts.filter(
+          (f) => f.absorbed && (parseLocal(f.created_at) ?? millis) < cutoff
+        )
+        const now = localIso(millis)
+        const lines = old.map((fact) =>
+          factMoveLine(randomUUID(), FACT_ARCHIVED, { archived: fact, reason: "absorbed_age" }, now)
+        )
+        if (lines.length > 0) {
+          yield* state.events.append(lines)
+          state.unapplied.push(...lines)
+          yield* State.applyUnapplied(state)
+        }
+        yield* ensureDir(state.archive.shardDir)
+        yield* writeAtomic(marker, now)
+        return lines.length
+      })
+
+    return { detect, index, arbitrate, sweep }
   })

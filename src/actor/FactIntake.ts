@@ -260,5 +260,5 @@ export const make = (deps: IntakeDeps) =>
         )
       )
 
-    return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate: dedup.arbitrate }
+    return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate: dedup.arbitrate, sweep: dedup.sweep }
   })

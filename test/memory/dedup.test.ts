@@ -136,7 +136,9 @@ describe("near-duplicate facts end to end", () => {
       )
       const scripted = yield* ScriptedLlm.make
       for (const a of answers) yield* scripted.script.push("facts.extract", { answer: a })
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer }))
+      const ctx = yield* Layer.build(
+        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
+      )
       yield* Effect.provide(Startup.recover, ctx)
       const memory = yield* Effect.provide(MemoryService, ctx)
       const facts = (): Array<Fact & { superseded_by?: string; merged_from_ids?: Array<string> }> => {

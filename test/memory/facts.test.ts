@@ -19,7 +19,7 @@ type FactRow = {
 
 const start = (settings: ReturnType<typeof testSettings>) =>
   Effect.gen(function* () {
-    const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic }))
+    const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
     yield* Effect.provide(Startup.recover, ctx)
     return yield* Effect.provide(MemoryService, ctx)
   })
@@ -120,7 +120,9 @@ describe("fact extraction", () => {
           { text: "Tian grew up in Kyoto", importance: 6, entity: "neko", event_when: null, source: "ai_disclosure" }
         ])
       })
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer }))
+      const ctx = yield* Layer.build(
+        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
+      )
       yield* Effect.provide(Startup.recover, ctx)
       const memory = yield* Effect.provide(MemoryService, ctx)
       for (let i = 0; i < 3; i++) {
@@ -139,7 +141,10 @@ describe("fact extraction", () => {
       )
       const aiAware = (yield* scripted.script.requests).find((r) => r.task === "facts.extract_ai_aware")
       assert.include(aiAware?.messages[0]?.content ?? "", "- Master likes tea")
-      assert.include(aiAware?.messages[0]?.content ?? "", "PathB | In Kyoto, by the river.\nMaster | Where did you grow up? (2)")
+      assert.include(
+        aiAware?.messages[0]?.content ?? "",
+        "PathB | In Kyoto, by the river.\nMaster | Where did you grow up? (2)"
+      )
       const kyoto = facts(settings, "PathB").find((f) => f.text === "Tian grew up in Kyoto")
       assert.deepStrictEqual([kyoto?.source, kyoto?.signal_processed, kyoto?.entity], ["ai_disclosure", true, "neko"])
     })

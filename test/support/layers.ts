@@ -27,6 +27,6 @@ export const testRuntime = (
   const compressor = options.compress ? Layer.succeed(RecentCompressor, { summarize: options.compress }) : undefined
   return {
     settings,
-    layer: appLayer({ settings, compressor, llm: options.llm, tokenizer: Tokenizer.Heuristic })
+    layer: appLayer({ settings, compressor, llm: options.llm, tokenizer: Tokenizer.Heuristic, maintenance: false })
   }
 }
