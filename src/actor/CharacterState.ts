@@ -134,7 +134,7 @@ export const applyUnapplied = (state: CharacterState) =>
     })
     for (const event of valid) {
       if (!recentOk) break
-      if (event._tag === "Fact" || event._tag === "FactMove") continue
+      if (event._tag === "Fact" || event._tag === "FactMove" || event._tag === "FactAbsorbed") continue
       if (event._tag === "Turns") {
         group.push(event)
         continue
@@ -152,9 +152,17 @@ export const applyUnapplied = (state: CharacterState) =>
     }
     if (recentOk) recentOk = yield* flushGroup
     const moves = valid.flatMap((e) => (e._tag === "FactMove" ? [e.payload] : []))
-    const upserts = valid.flatMap((e) =>
-      e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
-    )
+    const absorbed = new Set(valid.flatMap((e) => (e._tag === "FactAbsorbed" ? e.payload.fact_ids : [])))
+    const current =
+      absorbed.size === 0
+        ? []
+        : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.facts }))
+    const upserts = [
+      ...valid.flatMap((e) =>
+        e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
+      ),
+      ...current.filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
+    ]
     const factsOk = yield* state.archive
       .add(
         moves.map((m) => m.archived),

@@ -16,6 +16,7 @@ export const FACT_ADDED = "fact.added"
 export const FACT_UPDATED = "fact.updated"
 export const FACT_ARCHIVED = "fact.archived"
 export const FACT_MERGED = "fact.merged"
+export const FACT_ABSORBED = "fact.absorbed"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -49,6 +50,14 @@ export type FactMovePayload = typeof FactMovePayload.Type
 const decodeTurns = Schema.decodeUnknownEither(TurnsPayload)
 const decodeFact = Schema.decodeUnknownEither(FactPayload)
 const encodeFact = Schema.encodeSync(FactPayload)
+/** `fact.absorbed`: the facts a reflection consumed (monotonic flag). */
+export const FactAbsorbedPayload = Schema.Struct({
+  fact_ids: Schema.Array(Schema.String),
+  reflection_id: Schema.optional(Schema.String)
+})
+export type FactAbsorbedPayload = typeof FactAbsorbedPayload.Type
+const decodeAbsorbed = Schema.decodeUnknownEither(FactAbsorbedPayload)
+const encodeAbsorbed = Schema.encodeSync(FactAbsorbedPayload)
 const decodeMove = Schema.decodeUnknownEither(FactMovePayload)
 const encodeMove = Schema.encodeSync(FactMovePayload)
 const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
@@ -60,6 +69,7 @@ export type JournalEvent =
   | { readonly _tag: "Splice"; readonly eventId: string; readonly payload: SplicePayload }
   | { readonly _tag: "Fact"; readonly eventId: string; readonly payload: FactPayload }
   | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
+  | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -96,6 +106,13 @@ export const factMoveLine = (
   ts: string
 ): EventLine => ({ event_id: eventId, type, ts, payload: { ...encodeMove(payload) } })
 
+export const factAbsorbedLine = (eventId: string, payload: FactAbsorbedPayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: FACT_ABSORBED,
+  ts,
+  payload: { ...encodeAbsorbed(payload) }
+})
+
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
   if (line.type === TURNS_APPENDED) {
@@ -120,6 +137,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeMove(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "FactMove" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === FACT_ABSORBED) {
+    return Either.mapBoth(decodeAbsorbed(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "FactAbsorbed" as const, eventId: line.event_id, payload })
     })
   }
   return Either.left(`no handler for event type ${line.type}`)

@@ -150,6 +150,57 @@ describe("fact extraction", () => {
     })
   )
 
+  it.scoped("replays fact.absorbed from the journal, marking the facts absorbed once", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      const dir = path.join(settings.dataDir, "Absorb")
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(
+        path.join(dir, "facts.json"),
+        JSON.stringify([
+          { id: "fact_a", text: "a", hash: "h1", created_at: "2026-11-30T00:00:00.000000" },
+          { id: "fact_b", text: "b", hash: "h2", created_at: "2026-11-30T00:00:00.000000" }
+        ])
+      )
+      const line = {
+        event_id: "e-absorb",
+        type: "fact.absorbed",
+        ts: "2026-11-30T01:00:00.000000",
+        payload: { fact_ids: ["fact_a"], reflection_id: "ref_0123456789abcdef" }
+      }
+      writeFileSync(path.join(dir, "events.ndjson"), JSON.stringify(line) + "\n")
+      const memory = yield* start(settings)
+      yield* memory.status("Absorb")
+      const got = JSON.parse(readFileSync(path.join(dir, "facts.json"), "utf8"))
+      assert.deepStrictEqual(
+        got.map((f: { id: string; absorbed: boolean }) => [f.id, f.absorbed]),
+        [
+          ["fact_a", true],
+          ["fact_b", false]
+        ]
+      )
+    })
+  )
+
+  it.scoped("switching on then off hands extraction to each turn", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      powerful(settings, true)
+      const memory = yield* start(settings)
+      yield* memory.write("cache", "OnOff", turn("I live in Kobe."))
+      yield* memory.maintainNow("OnOff")
+      assert.strictEqual(facts(settings, "OnOff").length, 1)
+      powerful(settings, false)
+      yield* memory.write("cache", "OnOff", turn("I work at Sony."))
+      yield* memory.awaitBackground("OnOff")
+      yield* memory.maintainNow("OnOff")
+      assert.deepStrictEqual(
+        facts(settings, "OnOff").map((f) => f.text),
+        ["Master lives in Kobe", "Master works at Sony"]
+      )
+    })
+  )
+
   it.scoped("switching off then on does not replay what per-turn extraction already covered", () =>
     Effect.gen(function* () {
       const settings = testSettings()
