@@ -11,16 +11,15 @@ import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
 import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { detectLanguage, normaliseLanguage, type Language } from "../domain/Locale.js"
-import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
-import { isHuman, messageText, type StoredMessage } from "../domain/Message.js"
-import { renderNewDialog, renderRecentHistory } from "../memory/dialog/Render.js"
+import { localIso, sqliteTimestamp } from "../domain/LocalTime.js"
+import { isHuman } from "../domain/Message.js"
+import { renderRecentHistory } from "../memory/dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
-import type { Command, ReadLanguage, WriteRequest } from "./Commands.js"
+import type { Command, WriteRequest } from "./Commands.js"
 import type { ChineseScript } from "../llm/ChineseScript.js"
 import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
@@ -32,6 +31,7 @@ import * as Reviewer from "./Reviewer.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
+import { makeReads } from "./Reads.js"
 
 type Write = {
   readonly request: WriteRequest
@@ -45,27 +45,8 @@ export const make = (name: CharacterName) =>
     const scope = yield* Effect.scope
     const t = settings.tunables
     const self: { ref?: Actor.ActorRef<Command> } = {}
-    const resolveLanguage = (state: State.CharacterState, lang: ReadLanguage): Language =>
-      Option.getOrElse(
-        Option.orElse(
-          Option.orElse(lang.language, () => state.locale),
-          () => lang.renderLanguage
-        ),
-        () => normaliseLanguage(t.default_language) ?? "en"
-      )
-
-    const speakers = files.characters.pipe(
-      Effect.map((c) => ({
-        directory: c,
-        speakers: { character: name, master: Option.getOrElse(c.masterName, () => t.master_name) }
-      }))
-    )
-    /** The prompt language for background work on `items`: what the user wrote, else the character's. */
-    const contentLanguage = (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) =>
-      detectLanguage(
-        items.filter(isHuman).map(messageText),
-        resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
-      )
+    const reads = makeReads({ name, tunables: t, files })
+    const { speakers, contentLanguage, resolveLanguage, renderDialog } = reads
     const later = (c: Command, delayMillis = 0) =>
       (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
         Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))),
@@ -87,31 +68,6 @@ export const make = (name: CharacterName) =>
       language: contentLanguage,
       later: (c) => later(c)
     })
-
-    const gapSeconds = (state: State.CharacterState) =>
-      Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, false)
-        if (Option.isNone(ti)) return undefined
-        const last = yield* ti.value.lastTimestamp
-        const at = last === null ? undefined : parseLocal(last)
-        if (at === undefined) return undefined
-        return ((yield* Clock.currentTimeMillis) - at) / 1000
-      })
-
-    const renderDialog = (state: State.CharacterState, lang: ReadLanguage) =>
-      Effect.gen(function* () {
-        const { directory, speakers: s } = yield* speakers
-        if (!State.exists(state) && !directory.characters.includes(name)) return ""
-        const recent = yield* state.recent.read
-        return renderNewDialog({
-          speakers: s,
-          language: resolveLanguage(state, lang),
-          nowMillis: yield* Clock.currentTimeMillis,
-          recent: recent.items,
-          gapSeconds: yield* gapSeconds(state),
-          persona: ""
-        })
-      })
 
     const intake = yield* FactIntake.make({
       tunables: t,
@@ -233,7 +189,7 @@ export const make = (name: CharacterName) =>
               })
             )
           } else if (c._tag === "Gap") {
-            yield* answer(c.reply, gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
+            yield* answer(c.reply, reads.gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
           } else if (c._tag === "Status") {
             const recent = yield* state.recent.read
             yield* Deferred.succeed(c.reply, {
