@@ -1,11 +1,12 @@
 /**
  * `facts.json` (active facts, a JSON array) for one character: read through a stamp-checked cache, indexed
- * by text hash, and rewritten whole, atomically, when journal events upsert facts by id. A file that does
- * not decode is never overwritten (the events wait, as for `recent.json`).
+ * by text hash, and rewritten whole, atomically, when journal events upsert facts by id (facts are written
+ * as they were decoded: the record schema has no transformations to encode). A file that does not decode is
+ * never overwritten (the events wait, as for `recent.json`).
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
-import { sameStamp, stampOf, type FileStamp, type StoreError } from "../../store/DurableFs.js"
+import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
 import * as ViewFile from "../../store/ViewFile.js"
 import { FactsFile, type Fact } from "./Fact.js"
 
@@ -39,7 +40,7 @@ export const make = (dir: string) => {
       const known = new Set(facts.map((f) => f.id))
       const next = [...kept, ...changed.filter((f) => !known.has(f.id) && !gone.has(f.id))]
       if (next.length === facts.length && next.every((f, i) => f === facts[i])) return
-      yield* view.write(next)
+      yield* writeAtomic(view.file, ViewFile.encodeJson(next))
       cache = { stamp: yield* stampOf(view.file), index: indexOf(next) }
     })
 
