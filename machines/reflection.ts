@@ -1,0 +1,187 @@
+/**
+ * Reflection lifecycle (neko-compat §2.4, §4.6) as a pure XState machine:
+ * pending → confirmed → promoted | merged | denied | promote_blocked → archived.
+ * Guards read the evidence score, ages and the powerful-memory mode from the event; side effects are typed
+ * actions the actor interprets (each becomes one journaled `reflection.state_changed`).
+ */
+import { Schema } from "effect"
+import { setup } from "xstate"
+
+export type ReflectionEvent =
+  | {
+      readonly type: "evidence.evaluated"
+      readonly score: number
+      readonly powerful: boolean
+      readonly daysSinceCreated: number
+      readonly daysSinceConfirmed: number
+      readonly minutesSincePromoteAttempt: number | null
+      readonly promoteAttempts: number
+    }
+  | { readonly type: "feedback"; readonly verdict: "confirmed" | "denied" | "ignored" }
+  | { readonly type: "rebutted" }
+  | { readonly type: "promotion.fresh" }
+  | { readonly type: "promotion.merged"; readonly into: string }
+  | { readonly type: "promotion.rejected"; readonly reason: string }
+  | { readonly type: "sub_zero.checked"; readonly days: number }
+  | { readonly type: "retention.checked"; readonly daysSinceTerminal: number }
+
+export const limits = {
+  confirm: 1,
+  promote: 2,
+  autoDays: 7,
+  backoffMinutes: 30,
+  maxAttempts: 5,
+  archiveDays: 14,
+  keepDays: 30
+}
+
+const evaluated = (e: ReflectionEvent) => (e.type === "evidence.evaluated" ? e : undefined)
+
+export const reflectionMachine = setup({
+  types: { events: {} as ReflectionEvent },
+  actions: {
+    markConfirmed: (_, _p: { readonly auto: boolean }) => {},
+    requestPromotion: () => {},
+    promoteTimeDriven: () => {},
+    markBlocked: (_, _p: { readonly reason: string }) => {},
+    markPromoted: () => {},
+    markMerged: (_, _p: { readonly into: string }) => {},
+    markDenied: (_, _p: { readonly reason: string }) => {},
+    applyFeedback: (_, _p: { readonly verdict: "confirmed" | "denied" | "ignored" }) => {},
+    archive: (_, _p: { readonly reason: string }) => {}
+  },
+  guards: {
+    scoreConfirms: ({ event }) => {
+      const e = evaluated(event)
+      return e !== undefined && e.powerful && e.score >= limits.confirm
+    },
+    ageConfirms: ({ event }) => {
+      const e = evaluated(event)
+      return e !== undefined && !e.powerful && e.daysSinceCreated >= limits.autoDays
+    },
+    promotionBlocked: ({ event }) => {
+      const e = evaluated(event)
+      return e !== undefined && e.powerful && e.score >= limits.promote && e.promoteAttempts >= limits.maxAttempts
+    },
+    promotionDue: ({ event }) => {
+      const e = evaluated(event)
+      return (
+        e !== undefined &&
+        e.powerful &&
+        e.score >= limits.promote &&
+        (e.minutesSincePromoteAttempt === null || e.minutesSincePromoteAttempt >= limits.backoffMinutes)
+      )
+    },
+    ageConfirmedPromotes: ({ event }) => {
+      const e = evaluated(event)
+      return e !== undefined && !e.powerful && e.daysSinceConfirmed >= limits.autoDays
+    },
+    denied: ({ event }) => event.type === "feedback" && event.verdict === "denied",
+    subZeroLong: ({ event }) => event.type === "sub_zero.checked" && event.days >= limits.archiveDays,
+    retentionOver: ({ event }) => event.type === "retention.checked" && event.daysSinceTerminal >= limits.keepDays
+  }
+}).createMachine({
+  id: "reflection",
+  initial: "pending",
+  on: {
+    "sub_zero.checked": {
+      guard: "subZeroLong",
+      target: ".archived",
+      actions: { type: "archive", params: { reason: "sub_zero" } }
+    }
+  },
+  states: {
+    pending: {
+      on: {
+        "evidence.evaluated": [
+          { guard: "scoreConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: false } } },
+          { guard: "ageConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: true } } }
+        ],
+        feedback: [
+          {
+            guard: "denied",
+            target: "denied",
+            actions: [
+              { type: "applyFeedback", params: { verdict: "denied" } },
+              { type: "markDenied", params: { reason: "user_denied" } }
+            ]
+          },
+          { actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
+        ]
+      }
+    },
+    confirmed: {
+      on: {
+        "evidence.evaluated": [
+          {
+            guard: "promotionBlocked",
+            target: "promote_blocked",
+            actions: { type: "markBlocked", params: { reason: "llm_unavailable" } }
+          },
+          { guard: "promotionDue", actions: "requestPromotion" },
+          { guard: "ageConfirmedPromotes", actions: "promoteTimeDriven" }
+        ],
+        feedback: [
+          {
+            guard: "denied",
+            target: "denied",
+            actions: [
+              { type: "applyFeedback", params: { verdict: "denied" } },
+              { type: "markDenied", params: { reason: "user_denied" } }
+            ]
+          },
+          { actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
+        ],
+        rebutted: { target: "denied", actions: { type: "markDenied", params: { reason: "rebuttal" } } },
+        "promotion.fresh": { target: "promoted", actions: "markPromoted" },
+        "promotion.merged": {
+          target: "merged",
+          actions: { type: "markMerged", params: ({ event }) => ({ into: event.into }) }
+        },
+        "promotion.rejected": {
+          target: "denied",
+          actions: { type: "markDenied", params: ({ event }) => ({ reason: event.reason }) }
+        }
+      }
+    },
+    promoted: {
+      on: {
+        "retention.checked": {
+          guard: "retentionOver",
+          target: "archived",
+          actions: { type: "archive", params: { reason: "retention" } }
+        }
+      }
+    },
+    denied: {
+      on: {
+        "retention.checked": {
+          guard: "retentionOver",
+          target: "archived",
+          actions: { type: "archive", params: { reason: "retention" } }
+        }
+      }
+    },
+    merged: {},
+    promote_blocked: {},
+    archived: { type: "final" }
+  }
+})
+
+const Reason = Schema.Struct({ reason: Schema.String })
+export const ReflectionCommand = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("markConfirmed"), params: Schema.Struct({ auto: Schema.Boolean }) }),
+  Schema.Struct({ type: Schema.Literal("requestPromotion") }),
+  Schema.Struct({ type: Schema.Literal("promoteTimeDriven") }),
+  Schema.Struct({ type: Schema.Literal("markBlocked"), params: Reason }),
+  Schema.Struct({ type: Schema.Literal("markPromoted") }),
+  Schema.Struct({ type: Schema.Literal("markMerged"), params: Schema.Struct({ into: Schema.String }) }),
+  Schema.Struct({ type: Schema.Literal("markDenied"), params: Reason }),
+  Schema.Struct({
+    type: Schema.Literal("applyFeedback"),
+    params: Schema.Struct({ verdict: Schema.Literal("confirmed", "denied", "ignored") })
+  }),
+  Schema.Struct({ type: Schema.Literal("archive"), params: Reason })
+)
+export type ReflectionCommand = typeof ReflectionCommand.Type
+export const decodeReflectionCommand = Schema.decodeUnknownOption(ReflectionCommand)

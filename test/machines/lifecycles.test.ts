@@ -1,0 +1,172 @@
+import { assert, describe, it } from "@effect/vitest"
+import { initialTransition, transition } from "xstate"
+import { personaMachine, type PersonaEvent } from "../../machines/persona.js"
+import { decodeReflectionCommand, reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
+
+const evaluated = (over: Partial<Extract<ReflectionEvent, { type: "evidence.evaluated" }>>): ReflectionEvent => ({
+  type: "evidence.evaluated",
+  score: 0,
+  powerful: true,
+  daysSinceCreated: 0,
+  daysSinceConfirmed: 0,
+  minutesSincePromoteAttempt: null,
+  promoteAttempts: 0,
+  ...over
+})
+
+const runReflection = (events: ReadonlyArray<ReflectionEvent>) => {
+  let [s] = initialTransition(reflectionMachine)
+  let actions: Array<{ type: string; params?: unknown }> = []
+  for (const e of events) {
+    const [next, emitted] = transition(reflectionMachine, s, e)
+    s = next
+    actions = emitted.map((a) => ({ type: a.type, params: a.params }))
+  }
+  return { value: s.value, actions: actions.map((a) => a.type), params: actions.map((a) => a.params), status: s.status }
+}
+
+describe("reflection machine", () => {
+  it("confirms a pending reflection by score when powerful memory is on, by age when off", () => {
+    assert.strictEqual(runReflection([evaluated({ score: 0.99 })]).value, "pending")
+    const byScore = runReflection([evaluated({ score: 1 })])
+    assert.deepStrictEqual(
+      [byScore.value, byScore.actions, byScore.params],
+      ["confirmed", ["markConfirmed"], [{ auto: false }]]
+    )
+    assert.strictEqual(
+      runReflection([evaluated({ score: 5, powerful: false, daysSinceCreated: 6.9 })]).value,
+      "pending"
+    )
+    const byAge = runReflection([evaluated({ powerful: false, daysSinceCreated: 7 })])
+    assert.deepStrictEqual([byAge.value, byAge.params], ["confirmed", [{ auto: true }]])
+  })
+
+  it("asks for a promotion at score 2 with a 30-minute backoff, and blocks after 5 attempts", () => {
+    const confirmed = evaluated({ score: 1 })
+    assert.deepStrictEqual(runReflection([confirmed, evaluated({ score: 2 })]).actions, ["requestPromotion"])
+    assert.deepStrictEqual(
+      runReflection([confirmed, evaluated({ score: 2, minutesSincePromoteAttempt: 29 })]).actions,
+      []
+    )
+    assert.deepStrictEqual(
+      runReflection([confirmed, evaluated({ score: 2, minutesSincePromoteAttempt: 30, promoteAttempts: 4 })]).actions,
+      ["requestPromotion"]
+    )
+    const blocked = runReflection([confirmed, evaluated({ score: 2.5, promoteAttempts: 5 })])
+    assert.deepStrictEqual([blocked.value, blocked.params], ["promote_blocked", [{ reason: "llm_unavailable" }]])
+    assert.deepStrictEqual(runReflection([confirmed, evaluated({ score: 1.9 })]).actions, [])
+  })
+
+  it("promotes by time when powerful memory is off", () => {
+    const confirmed = evaluated({ powerful: false, daysSinceCreated: 7 })
+    assert.deepStrictEqual(
+      runReflection([confirmed, evaluated({ powerful: false, daysSinceConfirmed: 6 })]).actions,
+      []
+    )
+    assert.deepStrictEqual(runReflection([confirmed, evaluated({ powerful: false, daysSinceConfirmed: 7 })]).actions, [
+      "promoteTimeDriven"
+    ])
+  })
+
+  it("ends a confirmed reflection as promoted, merged or denied", () => {
+    const c = evaluated({ score: 1 })
+    assert.strictEqual(runReflection([c, { type: "promotion.fresh" }]).value, "promoted")
+    const merged = runReflection([c, { type: "promotion.merged", into: "persona.master.manual_1" }])
+    assert.deepStrictEqual([merged.value, merged.params], ["merged", [{ into: "persona.master.manual_1" }]])
+    const rejected = runReflection([c, { type: "promotion.rejected", reason: "llm_merge_rejected" }])
+    assert.deepStrictEqual([rejected.value, rejected.params], ["denied", [{ reason: "llm_merge_rejected" }]])
+    assert.deepStrictEqual(runReflection([c, { type: "rebutted" }]).params, [{ reason: "rebuttal" }])
+    assert.strictEqual(runReflection([{ type: "rebutted" }]).value, "pending")
+    assert.strictEqual(runReflection([{ type: "promotion.fresh" }]).value, "pending")
+  })
+
+  it("applies feedback; a denial ends the reflection", () => {
+    const ignored = runReflection([{ type: "feedback", verdict: "ignored" }])
+    assert.deepStrictEqual(
+      [ignored.value, ignored.actions, ignored.params],
+      ["pending", ["applyFeedback"], [{ verdict: "ignored" }]]
+    )
+    const denied = runReflection([{ type: "feedback", verdict: "denied" }])
+    assert.deepStrictEqual([denied.value, denied.actions], ["denied", ["applyFeedback", "markDenied"]])
+    assert.strictEqual(
+      runReflection([evaluated({ score: 1 }), { type: "feedback", verdict: "confirmed" }]).value,
+      "confirmed"
+    )
+  })
+
+  it("archives after 14 sub-zero days from any state, and terminal rows after 30 days", () => {
+    assert.strictEqual(runReflection([{ type: "sub_zero.checked", days: 13 }]).value, "pending")
+    const archived = runReflection([{ type: "sub_zero.checked", days: 14 }])
+    assert.deepStrictEqual(
+      [archived.value, archived.status, archived.params],
+      ["archived", "done", [{ reason: "sub_zero" }]]
+    )
+    const denied = { type: "feedback", verdict: "denied" } as const
+    assert.strictEqual(runReflection([denied, { type: "retention.checked", daysSinceTerminal: 29 }]).value, "denied")
+    assert.strictEqual(runReflection([denied, { type: "retention.checked", daysSinceTerminal: 30 }]).value, "archived")
+    assert.strictEqual(
+      runReflection([evaluated({ score: 1 }), { type: "retention.checked", daysSinceTerminal: 99 }]).value,
+      "confirmed"
+    )
+  })
+
+  it("emits only actions its command schema decodes", () => {
+    const [, emitted] = transition(reflectionMachine, initialTransition(reflectionMachine)[0], evaluated({ score: 1 }))
+    for (const a of emitted) assert.isTrue(decodeReflectionCommand(a)._tag === "Some")
+  })
+})
+
+const runPersona = (events: ReadonlyArray<PersonaEvent>, isProtected = false) => {
+  let [s] = initialTransition(personaMachine, { protected: isProtected })
+  let types: Array<string> = []
+  for (const e of events) {
+    const [next, emitted] = transition(personaMachine, s, e)
+    s = next
+    types = emitted.map((a) => a.type)
+  }
+  return { value: s.value, actions: types }
+}
+
+describe("persona machine", () => {
+  it("suppresses an entry mentioned more than twice and lifts it after the cooldown", () => {
+    assert.strictEqual(runPersona([{ type: "mentioned", mentionsInWindow: 2 }]).value, "active")
+    const suppressed = runPersona([{ type: "mentioned", mentionsInWindow: 3 }])
+    assert.deepStrictEqual(suppressed, { value: "suppressed", actions: ["markSuppressed"] })
+    const three = { type: "mentioned", mentionsInWindow: 3 } as const
+    assert.strictEqual(runPersona([three, { type: "cooldown.checked", hoursSinceSuppressed: 4.9 }]).value, "suppressed")
+    assert.deepStrictEqual(runPersona([three, { type: "cooldown.checked", hoursSinceSuppressed: 5 }]), {
+      value: "active",
+      actions: ["liftSuppression"]
+    })
+  })
+
+  it("queues a correction and resolves it each way", () => {
+    const c = { type: "contradicted", correctionId: "c1" } as const
+    assert.deepStrictEqual(runPersona([c]), { value: "corrected", actions: ["queueCorrection"] })
+    for (const [action, expected] of [
+      ["merge", "rewrite"],
+      ["keep_new", "replaceWithNew"],
+      ["keep_old", "dropNew"],
+      ["keep_both", "appendNew"]
+    ] as const) {
+      assert.deepStrictEqual(runPersona([c, { type: "correction.resolved", action, text: "merged" }]), {
+        value: "active",
+        actions: [expected]
+      })
+    }
+  })
+
+  it("archives after 14 sub-zero days, but never a protected entry", () => {
+    assert.strictEqual(runPersona([{ type: "sub_zero.checked", days: 13 }]).value, "active")
+    assert.deepStrictEqual(runPersona([{ type: "sub_zero.checked", days: 14 }]), {
+      value: "archived",
+      actions: ["archive"]
+    })
+    assert.strictEqual(runPersona([{ type: "sub_zero.checked", days: 40 }], true).value, "active")
+    assert.strictEqual(runPersona([{ type: "archive.requested" }], true).value, "active")
+    assert.strictEqual(
+      runPersona([{ type: "mentioned", mentionsInWindow: 9 }, { type: "archive.requested" }]).value,
+      "archived"
+    )
+  })
+})
