@@ -98,6 +98,7 @@ export const make = (deps: IntakeDeps) =>
             ...(options.known !== undefined ? { known: options.known } : {})
           })
           for (const e of extracted) found.push({ e, rowIds: group.rowIds })
+          yield* Effect.yieldNow()
         }
         return yield* persist(state, found, options.processed ?? false)
       })
@@ -164,6 +165,12 @@ export const make = (deps: IntakeDeps) =>
         return { cursor, rows: yield* ti.value.rowsAfter(cursor, limit) }
       })
 
+    const humanPending = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const ti = yield* State.timeIndexOf(state, false)
+        return Option.isNone(ti) ? 0 : yield* ti.value.humanAfter(yield* readCursor(state))
+      })
+
     const advance = (state: State.CharacterState, rowId: number, timestamp: string) =>
       State.ensureCharacterDir(state).pipe(
         Effect.zipRight(
@@ -174,12 +181,12 @@ export const make = (deps: IntakeDeps) =>
     /** Path A: every human message past the cursor; every Nth success also runs path B. */
     const runWindow = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        const { rows } = yield* pendingRows(state, t.max_ai_aware_window_msgs * 5)
+        const { rows } = yield* pendingRows(state, t.max_ai_aware_window_msgs)
         const last = rows[rows.length - 1]
         if (last === undefined) return 0
         const added = yield* extractGroups(state, groupsOf(decodedRows(rows, ["human"])))
         yield* advance(state, last.id, last.timestamp)
-        state.turnsSince = 0
+        state.turnsSince = yield* humanPending(state)
         state.lastCheckAt = yield* Clock.currentTimeMillis
         state.windowFailures = 0
         state.pathATicks++
@@ -251,8 +258,7 @@ export const make = (deps: IntakeDeps) =>
     /** After a load: turns past the cursor count as gathered, so a restart never skips them. */
     const resume = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        const { rows } = yield* pendingRows(state, 100_000)
-        state.turnsSince = rows.filter((r) => Option.exists(decodeMessage(r.message), (m) => m.type === "human")).length
+        state.turnsSince = yield* humanPending(state)
         yield* scheduleTick(state)
       }).pipe(
         Effect.catchAll((e) =>

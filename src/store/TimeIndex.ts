@@ -44,6 +44,8 @@ export interface TimeIndex {
   readonly rows: (limit?: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
   /** The ids of the rows one journal event inserted. */
   readonly rowIdsOf: (eventId: string) => Effect.Effect<ReadonlyArray<number>, StoreError>
+  /** How many human messages were stored after row `rowId`. */
+  readonly humanAfter: (rowId: number) => Effect.Effect<number, StoreError>
   /** Rows with an id above `rowId`, oldest first. */
   readonly rowsAfter: (rowId: number, limit: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
   /** Indexes facts' pre-tokenized text in `facts_fts_v2` (replacing an earlier entry of the same id). */
@@ -120,6 +122,9 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
   const eventRows = db.prepare(
     "SELECT first_row_id AS first, row_count AS count FROM kioku_applied_events WHERE event_id = ?"
   )
+  const countHuman = db.prepare(
+    "SELECT COUNT(*) FROM time_indexed_original WHERE id > ? AND json_valid(message) AND json_extract(message, '$.type') = 'human'"
+  )
   const after = db.prepare(
     "SELECT id, session_id, message, timestamp FROM time_indexed_original WHERE id > ? ORDER BY id LIMIT ?"
   )
@@ -158,6 +163,7 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
         return r.first === null ? [] : Array.from({ length: r.count }, (_, i) => (r.first ?? 0) + i)
       }),
     rowsAfter: (rowId, limit) => wrap("query", () => decodeRows(after.all(rowId, limit))),
+    humanAfter: (rowId) => wrap("query", () => Number(countHuman.pluck().get(rowId) ?? 0)),
     checkpoint: wrap("checkpoint", () => {
       db.pragma("wal_checkpoint(PASSIVE)")
     }),
