@@ -124,7 +124,10 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
   const seconds = Number(values.seconds ?? "10")
   const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
-  const server = await startServer(path.join(root, "memory"), [], { KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600" })
+  const server = await startServer(path.join(root, "memory"), [], {
+    KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600",
+    KIOKU_LOG_LEVEL: "info"
+  })
   const results: Array<IngestResult> = []
   let history: HistoryResult | undefined
   try {

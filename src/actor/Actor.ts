@@ -47,7 +47,7 @@ export const defaultRestart: Schedule.Schedule<unknown, unknown> = Schedule.expo
 const noop = () => Effect.succeed(false)
 
 /** Lets Node run pending I/O callbacks (requests already on their sockets) so they join the batch. */
-const yieldToIo = Effect.async<void>((resume) => {
+export const yieldToIo = Effect.async<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void))
   return Effect.sync(() => clearImmediate(handle))
 })

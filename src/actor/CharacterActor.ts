@@ -224,12 +224,15 @@ export const make = (name: CharacterName) =>
             yield* compaction.start(state, c.detailed, false)
           } else if (c._tag === "SignalTick") {
             yield* intake.tick(state)
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "IdleMaintenance") {
             yield* compaction.start(state, true, false)
             if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
             yield* compaction.whenDone(state, reviewer.offer(state))
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "ArchiveSweep") {
             yield* Effect.ignoreLogged(intake.sweep(state))
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "MaintainNow") {
             const outboxOps = yield* drain(state)
             const powerful = (yield* files.core).powerful_memory_enabled

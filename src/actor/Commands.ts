@@ -62,9 +62,9 @@ export type Command =
   | { readonly _tag: "CompressionFailed"; readonly fingerprints: ReadonlyArray<string>; readonly detailed: boolean }
   | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
   | { readonly _tag: "IdleCheck" }
-  | { readonly _tag: "SignalTick" }
-  | { readonly _tag: "IdleMaintenance" }
-  | { readonly _tag: "ArchiveSweep" }
+  | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
+  | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
+  | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
   | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
   | {
       readonly _tag: "ReviewDone"

@@ -19,6 +19,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
+import { yieldToIo } from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import { HandlerFailed } from "./Ports.js"
@@ -98,7 +99,7 @@ export const make = (deps: IntakeDeps) =>
             ...(options.known !== undefined ? { known: options.known } : {})
           })
           for (const e of extracted) found.push({ e, rowIds: group.rowIds })
-          yield* Effect.yieldNow()
+          yield* yieldToIo
         }
         return yield* persist(state, found, options.processed ?? false)
       })

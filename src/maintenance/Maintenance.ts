@@ -1,10 +1,13 @@
 /**
  * The maintenance scheduler: each loop of `policies.loops` runs on its own schedule and fans out one
- * command per character (every character directory) through that character's mailbox. Idle maintenance
+ * command per character (every character directory) through that character's mailbox, one character at a
+ * time (each answers when its job is done), so background work never floods the process. Idle maintenance
  * only runs when no request arrived for `idleAfter`. A failure for one character is logged and never stops
  * a loop.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, type Deferred } from "effect"
+import type { ActorDefect } from "../actor/Actor.js"
+import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import type { Command } from "../actor/Commands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
@@ -13,11 +16,12 @@ import { Activity } from "./Activity.js"
 import { idleAfter, loops, loopSchedule, type Loop } from "./policies.js"
 import { characters } from "./RunOnce.js"
 
-const commandOf: Readonly<Record<Loop["name"], Command>> = {
-  idle_maintenance: { _tag: "IdleMaintenance" },
-  signal_extraction: { _tag: "SignalTick" },
-  archive_sweep: { _tag: "ArchiveSweep" }
-}
+const commandOf = (name: Loop["name"], reply: Deferred.Deferred<void, StoreError | ActorDefect>): Command =>
+  name === "idle_maintenance"
+    ? { _tag: "IdleMaintenance", reply }
+    : name === "signal_extraction"
+      ? { _tag: "SignalTick", reply }
+      : { _tag: "ArchiveSweep", reply }
 
 export const fanOut = (loop: Loop) =>
   Effect.gen(function* () {
@@ -29,7 +33,7 @@ export const fanOut = (loop: Loop) =>
       const name = validateCharacterName(dir)
       if (name._tag === "Left") continue
       yield* registry
-        .tell(name.right, commandOf[loop.name])
+        .ask<void, StoreError>(name.right, (reply) => commandOf(loop.name, reply))
         .pipe(
           Effect.catchAll((e) =>
             Effect.logWarning("maintenance fan-out failed").pipe(

@@ -33,10 +33,15 @@ export const startServer = (
 ): Promise<RunningServer> => {
   const waitReady = !extraArgs.includes("--start-blocked")
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs], {
-      env: { ...process.env, KIOKU_LOG_LEVEL: "debug", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const nodeArgs = (process.env["KIOKU_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs],
+      {
+        env: { ...process.env, KIOKU_LOG_LEVEL: "debug", ...env },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
     let out = ""
     const exited = new Promise<void>((done) => child.once("exit", () => done()))
     const onData = (chunk: Buffer) => {
