@@ -4,7 +4,7 @@
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  */
 import { Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
-import { parseArgs } from "node:util"
+import { parseArgs, type ParseArgsConfig } from "node:util"
 import { appLayer } from "../App.js"
 import { loadSettings, parseLogLevel } from "../Config.js"
 import { serverLayer } from "../http/Server.js"
@@ -34,24 +34,22 @@ const envOr = (flag: string | undefined, name: string, fallback: string) =>
         Effect.orElseSucceed(() => fallback)
       )
 
+const parse = <O extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: O) =>
+  Effect.try({
+    try: () => parseArgs({ args: [...args], options, strict: true }),
+    catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
+  })
+
 export const serve = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { values } = yield* Effect.try({
-      try: () =>
-        parseArgs({
-          args: [...args],
-          options: {
-            port: { type: "string" },
-            host: { type: "string" },
-            "data-dir": { type: "string" },
-            config: { type: "string" },
-            "auth-token": { type: "string" },
-            "start-blocked": { type: "boolean" },
-            "log-level": { type: "string" }
-          },
-          strict: true
-        }),
-      catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
+    const { values } = yield* parse(args, {
+      port: { type: "string" },
+      host: { type: "string" },
+      "data-dir": { type: "string" },
+      config: { type: "string" },
+      "auth-token": { type: "string" },
+      "start-blocked": { type: "boolean" },
+      "log-level": { type: "string" }
     })
     const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
     if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -86,20 +84,12 @@ export const serve = (args: ReadonlyArray<string>) =>
  */
 export const maintain = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { values } = yield* Effect.try({
-      try: () =>
-        parseArgs({
-          args: [...args],
-          options: {
-            once: { type: "boolean" },
-            character: { type: "string" },
-            port: { type: "string" },
-            "data-dir": { type: "string" },
-            config: { type: "string" }
-          },
-          strict: true
-        }),
-      catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
+    const { values } = yield* parse(args, {
+      once: { type: "boolean" },
+      character: { type: "string" },
+      port: { type: "string" },
+      "data-dir": { type: "string" },
+      config: { type: "string" }
     })
     if (values.once !== true) return yield* new UsageError({ message: "maintain needs --once" })
     const port = yield* envOr(values.port, "KIOKU_PORT", "48912")
