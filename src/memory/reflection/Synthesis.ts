@@ -1,0 +1,81 @@
+/**
+ * Pure rules of reflection synthesis (neko-compat §4.4): choosing the facts (unabsorbed, importance ≥ 5,
+ * at least 5, the top 20 by importance then age), the deterministic `ref_` id of a fact set (stable under
+ * any reordering, so a retried synthesis is idempotent), the backoff key, and the ontology validation of a
+ * model's answer.
+ */
+import { createHash } from "node:crypto"
+import type { Fact } from "../facts/Fact.js"
+
+export const MIN_FACTS = 5
+export const MAX_FACTS = 20
+
+/** `ref_` + the first 16 hex of sha256 over the sorted ids, each followed by a NUL byte. */
+export const reflectionId = (factIds: ReadonlyArray<string>): string => {
+  const hash = createHash("sha256")
+  for (const id of [...factIds].sort()) {
+    hash.update(Buffer.from(id, "utf8"))
+    hash.update(Buffer.from([0]))
+  }
+  return `ref_${hash.digest("hex").slice(0, 16)}`
+}
+
+export interface Selection {
+  /** The facts the reflection is drawn from, sorted by id. */
+  readonly facts: ReadonlyArray<Fact>
+  readonly sourceFactIds: ReadonlyArray<string>
+  readonly id: string
+  /** Identifies the whole unabsorbed pool, for the synthesis dead letter. */
+  readonly backoffKey: string
+}
+
+export const selectFacts = (facts: ReadonlyArray<Fact>): Selection | undefined => {
+  const pool = facts.filter((f) => !f.absorbed && f.importance >= 5)
+  if (pool.length < MIN_FACTS) return undefined
+  const chosen = [...pool]
+    .sort((a, b) => b.importance - a.importance || a.created_at.localeCompare(b.created_at))
+    .slice(0, MAX_FACTS)
+    .sort((a, b) => a.id.localeCompare(b.id))
+  const sourceFactIds = chosen.map((f) => f.id)
+  return {
+    facts: chosen,
+    sourceFactIds,
+    id: reflectionId(sourceFactIds),
+    backoffKey: reflectionId(pool.map((f) => f.id))
+  }
+}
+
+export const ontology: Readonly<Record<"master" | "neko" | "relationship", ReadonlyArray<string>>> = {
+  master: ["preference", "trait", "habit", "identity", "emotional", "boundary"],
+  neko: ["self_awareness", "learned", "role_note"],
+  relationship: ["dynamic", "milestone", "tension", "shared_memory", "agreement"]
+}
+
+export interface Drafted {
+  readonly entity: string
+  readonly relation_type: string | null
+  readonly text: string
+  readonly temporal_scope: string | null
+}
+
+/**
+ * An unknown entity becomes `relationship`; a relation type not allowed for the entity, or a text over the
+ * token limit, nulls the ontology fields (the text is kept). Empty text is not a reflection.
+ */
+export const validateDraft = (
+  draft: Drafted,
+  tokens: (text: string) => number,
+  maxTokens: number
+): Drafted | undefined => {
+  const text = draft.text.trim()
+  if (text === "") return undefined
+  const entity =
+    draft.entity === "master" || draft.entity === "neko" || draft.entity === "relationship"
+      ? draft.entity
+      : "relationship"
+  const allowed = draft.relation_type !== null && ontology[entity].includes(draft.relation_type)
+  const scopeOk = draft.temporal_scope === null || ["pattern", "state", "episode"].includes(draft.temporal_scope)
+  if (!allowed || !scopeOk || tokens(text) > maxTokens)
+    return { entity, relation_type: null, text, temporal_scope: null }
+  return { entity, relation_type: draft.relation_type, text, temporal_scope: draft.temporal_scope }
+}

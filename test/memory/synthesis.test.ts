@@ -1,0 +1,61 @@
+import { assert, describe, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
+import { heuristic } from "../../src/llm/Tokenizer.js"
+import { textHash, type Fact } from "../../src/memory/facts/Fact.js"
+import { reflectionId, selectFacts, validateDraft } from "../../src/memory/reflection/Synthesis.js"
+
+const fact = (id: string, importance: number, created: string, absorbed = false): Fact => ({
+  id,
+  text: id,
+  importance,
+  entity: "master",
+  source: "user_observation",
+  tags: [],
+  hash: textHash(id),
+  created_at: created,
+  event_when_raw: null,
+  event_start_at: null,
+  event_end_at: null,
+  schema_version: 2,
+  absorbed,
+  signal_processed: true
+})
+
+describe("reflection synthesis rules", () => {
+  it("derives the ref_ id from the sorted ids, each followed by a NUL byte", () => {
+    const ids = ["fact_b", "fact_a", "fact_c"]
+    const expected = createHash("sha256").update("fact_a\u0000fact_b\u0000fact_c\u0000").digest("hex").slice(0, 16)
+    assert.strictEqual(reflectionId(ids), `ref_${expected}`)
+    assert.strictEqual(reflectionId(["fact_c", "fact_a", "fact_b"]), reflectionId(ids))
+    assert.notStrictEqual(reflectionId(["fact_a", "fact_b"]), reflectionId(ids))
+  })
+
+  it("needs five unabsorbed facts of importance 5 or more and keeps the top twenty", () => {
+    const few = [1, 2, 3, 4].map((i) => fact(`f${i}`, 6, "2026-11-01T00:00:00.000000"))
+    assert.isUndefined(selectFacts([...few, fact("low", 4, "2026-11-01T00:00:00.000000"), fact("used", 9, "x", true)]))
+    const many = Array.from({ length: 25 }, (_, i) =>
+      fact(`f${String(i).padStart(2, "0")}`, i < 5 ? 9 : 6, `2026-11-${String(1 + i).padStart(2, "0")}T00:00:00.000000`)
+    )
+    const chosen = selectFacts(many)
+    assert.strictEqual(chosen?.facts.length, 20)
+    assert.includeMembers([...(chosen?.sourceFactIds ?? [])], ["f00", "f04", "f05", "f19"])
+    assert.notInclude([...(chosen?.sourceFactIds ?? [])], "f24")
+    assert.deepStrictEqual(chosen?.sourceFactIds, [...(chosen?.sourceFactIds ?? [])].sort())
+    assert.strictEqual(selectFacts([...many].reverse())?.id, chosen?.id)
+    assert.notStrictEqual(chosen?.backoffKey, chosen?.id)
+  })
+
+  it("validates the ontology of a draft", () => {
+    const ok = { entity: "master", relation_type: "habit", text: "Alex runs every morning.", temporal_scope: "pattern" }
+    assert.deepStrictEqual(validateDraft(ok, heuristic.count, 150), ok)
+    assert.deepStrictEqual(validateDraft({ ...ok, entity: "cat" }, heuristic.count, 150), {
+      entity: "relationship",
+      relation_type: null,
+      text: ok.text,
+      temporal_scope: null
+    })
+    assert.strictEqual(validateDraft({ ...ok, relation_type: "learned" }, heuristic.count, 150)?.relation_type, null)
+    assert.strictEqual(validateDraft({ ...ok, text: "word ".repeat(200) }, heuristic.count, 150)?.temporal_scope, null)
+    assert.isUndefined(validateDraft({ ...ok, text: "  " }, heuristic.count, 150))
+  })
+})
