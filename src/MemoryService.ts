@@ -12,6 +12,7 @@ import { validateCharacterName, type InvalidCharacterName } from "./domain/Chara
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
+import type { Reflection } from "./memory/reflection/Reflection.js"
 
 export type MemoryError = InvalidCharacterName | StoreError | ActorDefect
 
@@ -36,6 +37,8 @@ export interface MemoryOperations {
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
+  /** Runs one reflection synthesis now (`/reflect`); the new reflection, if one was due. */
+  readonly reflect: (name: string) => Effect.Effect<Option.Option<Reflection>, MemoryError>
   /** Runs every due maintenance job of the character now and reports what ran. */
   readonly maintainNow: (name: string) => Effect.Effect<MaintenanceReport, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
@@ -80,6 +83,10 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         lastConversationGap: (raw) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        reflect: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<Option.Option<Reflection>, StoreError>(name, (reply) => ({ _tag: "Synthesize", reply }))
           ),
         maintainNow: (raw) =>
           Effect.flatMap(named(raw), (name) =>

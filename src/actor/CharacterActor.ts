@@ -28,6 +28,7 @@ import * as Compaction from "./Compaction.js"
 import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
+import * as ReflectionSynth from "./ReflectionSynth.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
@@ -75,6 +76,11 @@ export const make = (name: CharacterName) =>
       speakers: Effect.map(speakers, (x) => x.speakers),
       language: contentLanguage,
       later
+    })
+    const synth = yield* ReflectionSynth.make({
+      tunables: t,
+      speakers: Effect.map(speakers, (x) => x.speakers),
+      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOps, later: (c) => later(c) })
     const { drain, scheduleDrain } = outbox
@@ -230,6 +236,10 @@ export const make = (name: CharacterName) =>
             if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
             yield* compaction.whenDone(state, reviewer.offer(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          } else if (c._tag === "Synthesize") {
+            const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
+            if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
+            if (c.done) yield* Deferred.succeed(c.done, undefined)
           } else if (c._tag === "ArchiveSweep") {
             yield* Effect.ignoreLogged(intake.sweep(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
@@ -238,6 +248,7 @@ export const make = (name: CharacterName) =>
             const powerful = (yield* files.core).powerful_memory_enabled
             const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
             const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
+            const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
             const before = state.compressing
             yield* compaction.start(state, true, false)
             const report = {
@@ -245,6 +256,7 @@ export const make = (name: CharacterName) =>
               outboxOps,
               factsAdded,
               factsMerged,
+              reflectionsAdded: added === undefined ? 0 : 1,
               compressed: !before && state.compressing
             }
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))

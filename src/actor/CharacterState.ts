@@ -19,6 +19,7 @@ import * as EventLog from "../store/EventLog.js"
 import * as Outbox from "../store/Outbox.js"
 import * as FactArchive from "../memory/facts/FactArchive.js"
 import * as FactStore from "../memory/facts/FactStore.js"
+import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
@@ -35,6 +36,7 @@ export interface CharacterState {
   readonly outbox: Outbox.Outbox
   readonly facts: FactStore.FactStore
   readonly archive: FactArchive.FactArchive
+  readonly reflections: ReflectionStore.ReflectionStore
   timeIndex: TimeIndex.TimeIndex | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
@@ -134,7 +136,7 @@ export const applyUnapplied = (state: CharacterState) =>
     })
     for (const event of valid) {
       if (!recentOk) break
-      if (event._tag === "Fact" || event._tag === "FactMove" || event._tag === "FactAbsorbed") continue
+      if (event._tag !== "Turns" && event._tag !== "Splice") continue
       if (event._tag === "Turns") {
         group.push(event)
         continue
@@ -202,7 +204,18 @@ export const applyUnapplied = (state: CharacterState) =>
           Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
         )
       )
-    if (!(rowsOk && recentOk && opsOk && factsOk)) return false
+    const reflectionsOk = yield* state.reflections
+      .upsert(valid.flatMap((e) => (e._tag === "ReflectionAdded" ? [e.payload.reflection] : [])))
+      .pipe(
+        Effect.as(true),
+        Effect.catchAll((e) =>
+          Effect.logError("reflections.json write failed; events kept").pipe(
+            Effect.annotateLogs({ error: e._tag }),
+            Effect.as(false)
+          )
+        )
+      )
+    if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id
     state.unapplied = []
@@ -259,6 +272,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       }),
       facts: FactStore.make(dir),
       archive: FactArchive.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
+      reflections: ReflectionStore.make(dir),
       timeIndex: undefined,
       unapplied: [],
       locale: Option.none(),

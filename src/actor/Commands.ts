@@ -6,6 +6,7 @@
 import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "./Actor.js"
 
@@ -33,6 +34,7 @@ export interface MaintenanceReport {
   readonly outboxOps: number
   readonly factsAdded: number
   readonly factsMerged: number
+  readonly reflectionsAdded: number
   readonly compressed: boolean
 }
 
@@ -65,6 +67,13 @@ export type Command =
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
+  | {
+      readonly _tag: "Synthesize"
+      /** For callers that want the new reflection (`/reflect`). */
+      readonly reply?: Reply<Option.Option<Reflection>>
+      /** For the scheduler, which only waits for the job. */
+      readonly done?: Reply<void>
+    }
   | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
   | {
       readonly _tag: "ReviewDone"

@@ -8,6 +8,7 @@
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
 import { Fact } from "../memory/facts/Fact.js"
+import { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 
 export const TURNS_APPENDED = "turns.appended"
@@ -17,6 +18,7 @@ export const FACT_UPDATED = "fact.updated"
 export const FACT_ARCHIVED = "fact.archived"
 export const FACT_MERGED = "fact.merged"
 export const FACT_ABSORBED = "fact.absorbed"
+export const REFLECTION_SYNTHESIZED = "reflection.synthesized"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -58,6 +60,11 @@ export const FactAbsorbedPayload = Schema.Struct({
 export type FactAbsorbedPayload = typeof FactAbsorbedPayload.Type
 const decodeAbsorbed = Schema.decodeUnknownEither(FactAbsorbedPayload)
 const encodeAbsorbed = Schema.encodeSync(FactAbsorbedPayload)
+/** `reflection.synthesized`: the whole new reflection record. */
+export const ReflectionPayload = Schema.Struct({ reflection: Reflection })
+export type ReflectionPayload = typeof ReflectionPayload.Type
+const decodeReflection = Schema.decodeUnknownEither(ReflectionPayload)
+const encodeReflection = Schema.encodeSync(ReflectionPayload)
 const decodeMove = Schema.decodeUnknownEither(FactMovePayload)
 const encodeMove = Schema.encodeSync(FactMovePayload)
 const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
@@ -70,6 +77,7 @@ export type JournalEvent =
   | { readonly _tag: "Fact"; readonly eventId: string; readonly payload: FactPayload }
   | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
   | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
+  | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -113,6 +121,13 @@ export const factAbsorbedLine = (eventId: string, payload: FactAbsorbedPayload, 
   payload: { ...encodeAbsorbed(payload) }
 })
 
+export const reflectionLine = (eventId: string, payload: ReflectionPayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: REFLECTION_SYNTHESIZED,
+  ts,
+  payload: { ...encodeReflection(payload) }
+})
+
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
   if (line.type === TURNS_APPENDED) {
@@ -137,6 +152,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeMove(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "FactMove" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === REFLECTION_SYNTHESIZED) {
+    return Either.mapBoth(decodeReflection(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "ReflectionAdded" as const, eventId: line.event_id, payload })
     })
   }
   if (line.type === FACT_ABSORBED) {

@@ -170,6 +170,16 @@ export const router = HttpRouter.empty.pipe(
     })
   ),
   HttpRouter.post(
+    "/reflect/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.reflect(yield* nameParam).pipe(
+        Effect.map((r) => json({ reflection: Option.getOrNull(r), auto_transitions: 0 })),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.post(
     "/internal/maintenance/run_once",
     Effect.gen(function* () {
       const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))

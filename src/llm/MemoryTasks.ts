@@ -9,7 +9,10 @@ import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
-import { FactDedup } from "./prompts/contracts.js"
+import { FactDedup, Reflection as ReflectionAnswer } from "./prompts/contracts.js"
+import { reflection } from "./prompts/reflection.js"
+import { synthesise } from "./local/LocalReflection.js"
+import type { Drafted } from "../memory/reflection/Synthesis.js"
 import { factDedup } from "./prompts/facts.js"
 import { localArbitration } from "./local/LocalDedup.js"
 import { Tokenizer } from "./Tokenizer.js"
@@ -57,6 +60,12 @@ export interface Tasks {
   readonly extractFacts: (input: ExtractInput) => Effect.Effect<ReadonlyArray<Extracted>, LlmError>
   /** True when fact extraction runs on the `local` provider (cheap per message) rather than a model. */
   readonly extractsLocally: () => boolean
+  /** Draws one insight from a set of facts (REFLECTION task). */
+  readonly synthesizeReflection: (input: {
+    readonly facts: ReadonlyArray<{ readonly text: string; readonly importance: number; readonly entity: string }>
+    readonly names: Names
+    readonly language: Language
+  }) => Effect.Effect<Drafted & { readonly event_when: unknown }, LlmError>
   /** Decides each near-duplicate pair: merge (keep existing), replace (keep candidate) or keep_both. */
   readonly arbitrateFacts: (
     pairs: ReadonlyArray<{ readonly candidate: string; readonly existing: string }>
@@ -130,6 +139,29 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         },
         extractFacts: facts.extract,
         extractsLocally: facts.local,
+        synthesizeReflection: (input) => {
+          if (!client.configured("summary")) {
+            return Effect.succeed({ ...synthesise(input.facts, input.names), event_when: null })
+          }
+          const prompt = P.fillPrompt(
+            P.fillPrompt(reflection.en, {
+              FACTS: input.facts.map((f) => `- ${f.text} (importance: ${f.importance})`).join("\n"),
+              CONTEXT: "",
+              CONTEXT_NOTE: "",
+              LANLAN_NAME: input.names.character
+            }),
+            { MASTER_NAME: input.names.master }
+          )
+          return ask("summary", "reflection.synthesize", prompt, ReflectionAnswer, 110_000).pipe(
+            Effect.map((a) => ({
+              entity: a.entity,
+              relation_type: a.relation_type ?? null,
+              text: a.reflection,
+              temporal_scope: a.temporal_scope ?? null,
+              event_when: a.event_when ?? null
+            }))
+          )
+        },
         arbitrateFacts: (pairs) => {
           if (!client.configured("summary")) return Effect.succeed(localArbitration(pairs))
           const listing = pairs

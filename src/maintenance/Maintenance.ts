@@ -21,7 +21,9 @@ const commandOf = (name: Loop["name"], reply: Deferred.Deferred<void, StoreError
     ? { _tag: "IdleMaintenance", reply }
     : name === "signal_extraction"
       ? { _tag: "SignalTick", reply }
-      : { _tag: "ArchiveSweep", reply }
+      : name === "reflection_synthesis"
+        ? { _tag: "Synthesize", done: reply }
+        : { _tag: "ArchiveSweep", reply }
 
 export const fanOut = (loop: Loop) =>
   Effect.gen(function* () {

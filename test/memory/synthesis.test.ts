@@ -1,6 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
-import { heuristic } from "../../src/llm/Tokenizer.js"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import * as path from "node:path"
+import { appLayer } from "../../src/App.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
+import { testSettings } from "../support/layers.js"
+import { heuristic, Tokenizer } from "../../src/llm/Tokenizer.js"
 import { textHash, type Fact } from "../../src/memory/facts/Fact.js"
 import { reflectionId, selectFacts, validateDraft } from "../../src/memory/reflection/Synthesis.js"
 
@@ -58,4 +65,44 @@ describe("reflection synthesis rules", () => {
     assert.strictEqual(validateDraft({ ...ok, text: "word ".repeat(200) }, heuristic.count, 150)?.temporal_scope, null)
     assert.isUndefined(validateDraft({ ...ok, text: "  " }, heuristic.count, 150))
   })
+})
+
+describe("reflection synthesis in the runtime", () => {
+  it.scoped("turns five facts into one pending reflection with the deterministic id, and absorbs them", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      mkdirSync(settings.configDir, { recursive: true })
+      writeFileSync(
+        path.join(settings.configDir, "core_config.json"),
+        JSON.stringify({ powerful_memory_enabled: false })
+      )
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      for (const line of [
+        "I love spicy ramen.",
+        "I love sushi.",
+        "I enjoy hiking in the Alps.",
+        "I work at Nintendo.",
+        "I live in Osaka.",
+        "My birthday is on 14 March."
+      ]) {
+        yield* memory.write("cache", "Syn", { messages: [{ role: "user", content: line }] })
+      }
+      yield* memory.maintainNow("Syn")
+      const reflections = JSON.parse(readFileSync(path.join(settings.dataDir, "Syn", "reflections.json"), "utf8"))
+      assert.strictEqual(reflections.length, 1)
+      const [r] = reflections
+      assert.strictEqual(r.status, "pending")
+      assert.strictEqual(r.id, reflectionId(r.source_fact_ids))
+      assert.strictEqual(r.source_fact_ids.length, 6)
+      assert.strictEqual(r.text, "Key facts of Master's life: birthday is on 14 March; works at Nintendo; lives in Osaka.")
+      assert.deepStrictEqual([r.entity, r.relation_type, r.temporal_scope], ["master", "identity", "state"])
+      assert.strictEqual(r.event_end_at, r.event_start_at)
+      assert.strictEqual(r.reinforcement, 0.8)
+      const facts = JSON.parse(readFileSync(path.join(settings.dataDir, "Syn", "facts.json"), "utf8"))
+      assert.isTrue(facts.every((f: { absorbed: boolean }) => f.absorbed))
+      assert.deepStrictEqual(yield* memory.reflect("Syn"), Option.none())
+    })
+  )
 })

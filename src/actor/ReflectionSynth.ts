@@ -1,0 +1,138 @@
+/**
+ * Reflection synthesis inside a character actor (neko-compat §4.4): select the facts, reuse the
+ * deterministic id (an existing reflection only absorbs its facts again), ask the `summary` tier or the
+ * `local` provider for one insight, validate its ontology, and journal `reflection.synthesized` plus
+ * `fact.absorbed` before the views change. Failures count per fact pool in `synth_backoff.json`; after 5
+ * the pool waits 5 hours.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import * as path from "node:path"
+import type { Language } from "../domain/Locale.js"
+import { localIso } from "../domain/LocalTime.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
+import { reinforcementSeed } from "../memory/evidence/Evidence.js"
+import { eventWindow, EventWhenRaw } from "../memory/facts/Fact.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
+import { selectFacts, validateDraft } from "../memory/reflection/Synthesis.js"
+import * as ViewFile from "../store/ViewFile.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import { factAbsorbedLine, reflectionLine } from "./TurnEvent.js"
+
+const Backoff = Schema.Record({ key: Schema.String, value: Schema.Struct({ n: Schema.Number, at: Schema.Number }) })
+type Backoff = typeof Backoff.Type
+const noBackoff: Backoff = {}
+const decodeWhen = Schema.decodeUnknownOption(EventWhenRaw)
+
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
+}) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const tokens = yield* Tokenizer
+    const t = deps.tunables
+
+    const backoffView = (state: State.CharacterState) =>
+      ViewFile.make(Backoff, path.join(state.dir, "synth_backoff.json"))
+
+    const failed = (state: State.CharacterState, key: string, now: number) =>
+      Effect.gen(function* () {
+        const view = backoffView(state)
+        const all = Option.getOrElse(yield* view.read, () => noBackoff)
+        const n = (all[key]?.n ?? 0) + 1
+        const entries = Object.entries({ ...all, [key]: { n, at: now } }).slice(-64)
+        yield* view.write(Object.fromEntries(entries))
+      }).pipe(Effect.ignoreLogged)
+
+    const commit = (state: State.CharacterState, lines: Parameters<typeof state.events.append>[0]) =>
+      Effect.gen(function* () {
+        yield* state.events.append(lines)
+        state.unapplied.push(...lines)
+        yield* State.applyUnapplied(state)
+      })
+
+    /** Synthesises at most one reflection; returns it, or undefined when nothing was due. */
+    const synthesize = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const selection = selectFacts((yield* state.facts.load).facts)
+        if (selection === undefined) return undefined
+        const now = yield* Clock.currentTimeMillis
+        const ts = localIso(now)
+        const absorb = factAbsorbedLine(
+          randomUUID(),
+          { fact_ids: selection.sourceFactIds, reflection_id: selection.id },
+          ts
+        )
+        if ((yield* state.reflections.load).some((r) => r.id === selection.id)) {
+          yield* commit(state, [absorb])
+          return undefined
+        }
+        const backoff = Option.getOrElse(
+          yield* Effect.orElseSucceed(backoffView(state).read, () => Option.none<Backoff>()),
+          () => noBackoff
+        )
+        const entry = backoff[selection.backoffKey]
+        if (
+          entry &&
+          entry.n >= t.memory_liveness_max_attempts &&
+          now - entry.at < t.memory_dead_letter_self_heal_seconds * 1000
+        ) {
+          return undefined
+        }
+        const draft = yield* Effect.either(
+          tasks.synthesizeReflection({
+            facts: selection.facts.map((f) => ({ text: f.text, importance: f.importance, entity: f.entity })),
+            names: yield* deps.speakers,
+            language: deps.language(state)
+          })
+        )
+        const valid =
+          draft._tag === "Right" ? validateDraft(draft.right, tokens.count, t.reflection_text_max_tokens) : undefined
+        if (draft._tag === "Left" || valid === undefined) {
+          yield* failed(state, selection.backoffKey, now)
+          return undefined
+        }
+        const when = draft.right.event_when === null ? null : Option.getOrNull(decodeWhen(draft.right.event_when))
+        const window = eventWindow(when, now)
+        const seed = reinforcementSeed(Math.max(...selection.facts.map((f) => f.importance)))
+        const reflection: Reflection = {
+          id: selection.id,
+          text: valid.text,
+          entity: valid.entity,
+          status: "pending",
+          source_fact_ids: selection.sourceFactIds,
+          created_at: ts,
+          feedback: null,
+          next_eligible_at: localIso(now + t.reflection_cooldown_minutes * 60_000),
+          relation_type: valid.relation_type,
+          temporal_scope: valid.temporal_scope,
+          subject: null,
+          event_when_raw: when,
+          event_start_at: window.event_start_at,
+          event_end_at:
+            window.event_end_at ??
+            (valid.temporal_scope === "state" || valid.temporal_scope === "episode" ? window.event_start_at : null),
+          schema_version: 2,
+          reinforcement: seed,
+          disputation: 0,
+          rein_last_signal_at: seed > 0 ? ts : null,
+          disp_last_signal_at: null,
+          sub_zero_days: 0,
+          sub_zero_last_increment_date: null,
+          user_fact_reinforce_count: 0,
+          promote_attempt_count: 0,
+          last_promote_attempt_at: null,
+          recent_mentions: [],
+          suppress: false
+        }
+        yield* commit(state, [reflectionLine(randomUUID(), { reflection }, ts), absorb])
+        return reflection
+      })
+
+    return { synthesize }
+  })
