@@ -28,6 +28,7 @@ import * as Compaction from "./Compaction.js"
 import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
+import * as ReflectionLifecycle from "./ReflectionLifecycle.js"
 import * as ReflectionSynth from "./ReflectionSynth.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
@@ -82,6 +83,7 @@ export const make = (name: CharacterName) =>
       speakers: Effect.map(speakers, (x) => x.speakers),
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
+    const lifecycle = yield* ReflectionLifecycle.make({ tunables: t })
     const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOps, later: (c) => later(c) })
     const { drain, scheduleDrain } = outbox
 
@@ -240,6 +242,9 @@ export const make = (name: CharacterName) =>
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
             if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
             if (c.done) yield* Deferred.succeed(c.done, undefined)
+          } else if (c._tag === "EvaluateReflections") {
+            yield* Effect.ignoreLogged(lifecycle.evaluate(state))
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "ArchiveSweep") {
             yield* Effect.ignoreLogged(intake.sweep(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
@@ -249,6 +254,7 @@ export const make = (name: CharacterName) =>
             const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
             const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
+            const changed = yield* Effect.orElseSucceed(lifecycle.evaluate(state), () => 0)
             const before = state.compressing
             yield* compaction.start(state, true, false)
             const report = {
@@ -257,6 +263,7 @@ export const make = (name: CharacterName) =>
               factsAdded,
               factsMerged,
               reflectionsAdded: added === undefined ? 0 : 1,
+              reflectionsChanged: changed,
               compressed: !before && state.compressing
             }
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))

@@ -205,7 +205,15 @@ export const applyUnapplied = (state: CharacterState) =>
         )
       )
     const reflectionsOk = yield* state.reflections
-      .upsert(valid.flatMap((e) => (e._tag === "ReflectionAdded" ? [e.payload.reflection] : [])))
+      .upsert(
+        valid.flatMap((e) =>
+          e._tag === "ReflectionAdded"
+            ? [e.payload.reflection]
+            : e._tag === "ReflectionChanged"
+              ? [e.payload.entry_snapshot]
+              : []
+        )
+      )
       .pipe(
         Effect.as(true),
         Effect.catchAll((e) =>

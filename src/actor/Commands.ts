@@ -35,6 +35,7 @@ export interface MaintenanceReport {
   readonly factsAdded: number
   readonly factsMerged: number
   readonly reflectionsAdded: number
+  readonly reflectionsChanged: number
   readonly compressed: boolean
 }
 
@@ -67,6 +68,7 @@ export type Command =
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
+  | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }
   | {
       readonly _tag: "Synthesize"
       /** For callers that want the new reflection (`/reflect`). */

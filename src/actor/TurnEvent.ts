@@ -19,6 +19,7 @@ export const FACT_ARCHIVED = "fact.archived"
 export const FACT_MERGED = "fact.merged"
 export const FACT_ABSORBED = "fact.absorbed"
 export const REFLECTION_SYNTHESIZED = "reflection.synthesized"
+export const REFLECTION_STATE_CHANGED = "reflection.state_changed"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -65,6 +66,20 @@ export const ReflectionPayload = Schema.Struct({ reflection: Reflection })
 export type ReflectionPayload = typeof ReflectionPayload.Type
 const decodeReflection = Schema.decodeUnknownEither(ReflectionPayload)
 const encodeReflection = Schema.encodeSync(ReflectionPayload)
+/** `reflection.state_changed`, N.E.K.O.'s payload, always with the whole new record (`entry_snapshot`). */
+export const StateChangedPayload = Schema.Struct(
+  {
+    reflection_id: Schema.String,
+    from: Schema.String,
+    to: Schema.String,
+    ts: Schema.optional(Schema.String),
+    entry_snapshot: Reflection
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+export type StateChangedPayload = typeof StateChangedPayload.Type
+const decodeStateChanged = Schema.decodeUnknownEither(StateChangedPayload)
+const encodeStateChanged = Schema.encodeSync(StateChangedPayload)
 const decodeMove = Schema.decodeUnknownEither(FactMovePayload)
 const encodeMove = Schema.encodeSync(FactMovePayload)
 const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
@@ -78,6 +93,7 @@ export type JournalEvent =
   | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
   | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
   | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
+  | { readonly _tag: "ReflectionChanged"; readonly eventId: string; readonly payload: StateChangedPayload }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -128,6 +144,13 @@ export const reflectionLine = (eventId: string, payload: ReflectionPayload, ts: 
   payload: { ...encodeReflection(payload) }
 })
 
+export const stateChangedLine = (eventId: string, payload: StateChangedPayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: REFLECTION_STATE_CHANGED,
+  ts,
+  payload: { ...encodeStateChanged(payload) }
+})
+
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
   if (line.type === TURNS_APPENDED) {
@@ -152,6 +175,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeMove(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "FactMove" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === REFLECTION_STATE_CHANGED) {
+    return Either.mapBoth(decodeStateChanged(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "ReflectionChanged" as const, eventId: line.event_id, payload })
     })
   }
   if (line.type === REFLECTION_SYNTHESIZED) {

@@ -21,9 +21,11 @@ const commandOf = (name: Loop["name"], reply: Deferred.Deferred<void, StoreError
     ? { _tag: "IdleMaintenance", reply }
     : name === "signal_extraction"
       ? { _tag: "SignalTick", reply }
-      : name === "reflection_synthesis"
-        ? { _tag: "Synthesize", done: reply }
-        : { _tag: "ArchiveSweep", reply }
+      : name === "auto_promote"
+        ? { _tag: "EvaluateReflections", reply }
+        : name === "reflection_synthesis"
+          ? { _tag: "Synthesize", done: reply }
+          : { _tag: "ArchiveSweep", reply }
 
 export const fanOut = (loop: Loop) =>
   Effect.gen(function* () {

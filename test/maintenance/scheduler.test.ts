@@ -36,6 +36,7 @@ describe("maintenance scheduler", () => {
       [
         ["idle_maintenance", "20 seconds", "40 seconds"],
         ["signal_extraction", "60 seconds", "40 seconds"],
+        ["auto_promote", "150 seconds", "180 seconds"],
         ["reflection_synthesis", "200 seconds", "180 seconds"],
         ["archive_sweep", "250 seconds", "3600 seconds"]
       ]

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
@@ -96,13 +96,80 @@ describe("reflection synthesis in the runtime", () => {
       assert.strictEqual(r.status, "pending")
       assert.strictEqual(r.id, reflectionId(r.source_fact_ids))
       assert.strictEqual(r.source_fact_ids.length, 6)
-      assert.strictEqual(r.text, "Key facts of Master's life: birthday is on 14 March; works at Nintendo; lives in Osaka.")
+      assert.strictEqual(
+        r.text,
+        "Key facts of Master's life: birthday is on 14 March; works at Nintendo; lives in Osaka."
+      )
       assert.deepStrictEqual([r.entity, r.relation_type, r.temporal_scope], ["master", "identity", "state"])
       assert.strictEqual(r.event_end_at, r.event_start_at)
       assert.strictEqual(r.reinforcement, 0.8)
       const facts = JSON.parse(readFileSync(path.join(settings.dataDir, "Syn", "facts.json"), "utf8"))
       assert.isTrue(facts.every((f: { absorbed: boolean }) => f.absorbed))
       assert.deepStrictEqual(yield* memory.reflect("Syn"), Option.none())
+    })
+  )
+})
+
+describe("reflection lifecycle in the runtime", () => {
+  const planted = (over: Record<string, unknown>) => ({
+    id: "ref_0123456789abcdef",
+    text: "Alex runs every morning.",
+    entity: "master",
+    status: "pending",
+    source_fact_ids: [],
+    created_at: "2026-11-20T12:00:00.000000",
+    ...over
+  })
+  const boot = (powerful: boolean, reflection: Record<string, unknown>) =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      mkdirSync(settings.configDir, { recursive: true })
+      writeFileSync(
+        path.join(settings.configDir, "core_config.json"),
+        JSON.stringify({ powerful_memory_enabled: powerful })
+      )
+      const dir = path.join(settings.dataDir, "Life")
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(path.join(dir, "reflections.json"), JSON.stringify([reflection]))
+      yield* TestClock.setTime(new Date(2026, 10, 30, 12).getTime())
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      const read = () => JSON.parse(readFileSync(path.join(dir, "reflections.json"), "utf8"))[0]
+      const events = () =>
+        readFileSync(path.join(dir, "events.ndjson"), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l))
+      return { memory, read, events }
+    })
+
+  it.scoped("confirms by age with powerful memory off, journaling the transition with the whole record", () =>
+    Effect.gen(function* () {
+      const { memory, read, events } = yield* boot(false, planted({}))
+      const report = yield* memory.maintainNow("Life")
+      assert.strictEqual(report.reflectionsChanged, 1)
+      assert.deepStrictEqual([read().status, read().auto_confirmed], ["confirmed", true])
+      const [event] = events()
+      assert.deepStrictEqual(
+        [event.type, event.payload.from, event.payload.to],
+        ["reflection.state_changed", "pending", "confirmed"]
+      )
+      assert.strictEqual(event.payload.entry_snapshot.status, "confirmed")
+    })
+  )
+
+  it.scoped("confirms by evidence score with powerful memory on, and not below it", () =>
+    Effect.gen(function* () {
+      const weak = yield* boot(true, planted({ reinforcement: 0.9, rein_last_signal_at: "2026-11-30T12:00:00.000000" }))
+      yield* weak.memory.maintainNow("Life")
+      assert.strictEqual(weak.read().status, "pending")
+      const strong = yield* boot(
+        true,
+        planted({ reinforcement: 1.2, rein_last_signal_at: "2026-11-30T12:00:00.000000" })
+      )
+      yield* strong.memory.maintainNow("Life")
+      assert.deepStrictEqual([strong.read().status, strong.read().auto_confirmed], ["confirmed", false])
     })
   )
 })
