@@ -13,6 +13,7 @@ import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./memory/reflection/Reflection.js"
+import type { FunnelCounts } from "./memory/Funnel.js"
 
 export type MemoryError = InvalidCharacterName | StoreError | ActorDefect
 
@@ -37,6 +38,8 @@ export interface MemoryOperations {
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
+  /** Lifecycle transition counts between `since` and `until` (epoch ms) from the journal. */
+  readonly funnel: (name: string, since: number, until: number) => Effect.Effect<FunnelCounts, MemoryError>
   /** Runs one reflection synthesis now (`/reflect`); the new reflection, if one was due. */
   readonly reflect: (name: string) => Effect.Effect<Option.Option<Reflection>, MemoryError>
   /** Runs every due maintenance job of the character now and reports what ran. */
@@ -83,6 +86,10 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         lastConversationGap: (raw) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        funnel: (raw, since, until) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<FunnelCounts, StoreError>(name, (reply) => ({ _tag: "Funnel", since, until, reply }))
           ),
         reflect: (raw) =>
           Effect.flatMap(named(raw), (name) =>

@@ -34,6 +34,7 @@ import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
 import { makeReads } from "./Reads.js"
+import { countFunnel } from "../memory/Funnel.js"
 
 type Write = {
   readonly request: WriteRequest
@@ -242,6 +243,11 @@ export const make = (name: CharacterName) =>
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
             if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
             if (c.done) yield* Deferred.succeed(c.done, undefined)
+          } else if (c._tag === "Funnel") {
+            yield* answer(
+              c.reply,
+              Effect.map(state.events.all, (events) => countFunnel(events, c.since, c.until))
+            )
           } else if (c._tag === "EvaluateReflections") {
             yield* Effect.ignoreLogged(lifecycle.evaluate(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)

@@ -7,6 +7,7 @@ import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { FunnelCounts } from "../memory/Funnel.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "./Actor.js"
 
@@ -69,6 +70,7 @@ export type Command =
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }
+  | { readonly _tag: "Funnel"; readonly since: number; readonly until: number; readonly reply: Reply<FunnelCounts> }
   | {
       readonly _tag: "Synthesize"
       /** For callers that want the new reflection (`/reflect`). */

@@ -4,7 +4,9 @@
  * reach the service, so they write nothing.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either, Option, Ref, Schema } from "effect"
+import { Clock, Effect, Either, Option, Ref, Schema } from "effect"
+import { localIso } from "../domain/LocalTime.js"
+import { parseWhen } from "../memory/Funnel.js"
 import type { WriteKind } from "../actor/Commands.js"
 import { KiokuConfig } from "../Config.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
@@ -165,6 +167,27 @@ export const router = HttpRouter.empty.pipe(
       const memory = yield* MemoryService
       return yield* memory.cancelCorrection(yield* nameParam).pipe(
         Effect.map((status) => json({ status })),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.get(
+    "/api/memory/funnel/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      const name = yield* nameParam
+      const query = yield* HttpServerRequest.schemaSearchParams(
+        Schema.Struct({ since: Schema.optional(Schema.String), until: Schema.optional(Schema.String) })
+      ).pipe(Effect.orElseSucceed(() => ({ since: undefined, until: undefined })))
+      const now = yield* Clock.currentTimeMillis
+      const until = query.until === undefined ? now : parseWhen(query.until)
+      const since = query.since === undefined ? (until ?? now) - 7 * 86_400_000 : parseWhen(query.since)
+      if (since === undefined || until === undefined) return detail(400, "Invalid datetime")
+      if (since > until) return detail(400, "since must not be after until")
+      return yield* memory.funnel(name, since, until).pipe(
+        Effect.map((counts) =>
+          json({ lanlan_name: name.trim(), since: localIso(since), until: localIso(until), counts })
+        ),
         Effect.catchAll((e) => Effect.succeed(failure(e)))
       )
     })

@@ -41,6 +41,8 @@ export interface EventLog {
   readonly file: string
   readonly append: (events: ReadonlyArray<EventLine>) => Effect.Effect<void, StoreError>
   readonly unapplied: Effect.Effect<Unapplied, StoreError | ViewFile.ViewDecodeError>
+  /** Every readable event of the file, in order. */
+  readonly all: Effect.Effect<ReadonlyArray<EventLine>, StoreError>
   readonly setSentinel: (eventId: string, ts: string) => Effect.Effect<void, StoreError>
   readonly recordRejected: (rejected: ReadonlyArray<RejectedLine>, ts: string) => Effect.Effect<void, StoreError>
 }
@@ -101,6 +103,13 @@ export const make = (dir: string): EventLog => {
         lastEventId: last && Either.isRight(last.event) ? last.event.right.event_id : null
       }
     }),
+    all: readText(file).pipe(
+      Effect.map((text) =>
+        Option.getOrElse(text, () => "")
+          .split("\n")
+          .flatMap((raw) => (raw.trim() === "" ? [] : Either.getRight(decodeLine(raw)).pipe(Option.toArray)))
+      )
+    ),
     setSentinel: (eventId, ts) => sentinelView.write({ last_applied_event_id: eventId, ts }),
     recordRejected: (rejected, ts) =>
       rejected.length === 0

@@ -72,6 +72,26 @@ describe("read routes", () => {
     assert.strictEqual(JSON.parse(none.text), "会話を始める前、履歴はありません。\n")
   })
 
+  it("counts journaled transitions in the funnel and rejects bad windows", async () => {
+    server = await start(temp.memory)
+    await post(`${server.url}/cache/Funnel`, history(turn("hi", "hello")))
+    const ok = await get(`${server.url}/api/memory/funnel/Funnel`)
+    assert.strictEqual(ok.status, 200)
+    const body = JSON.parse(ok.text)
+    assert.strictEqual(body.lanlan_name, "Funnel")
+    assert.deepStrictEqual(Object.keys(body.counts).length, 10)
+    assert.match(body.since, /^\d{4}-\d{2}-\d{2}T/)
+    assert.strictEqual((await get(`${server.url}/api/memory/funnel/Funnel?since=yesterday`)).status, 400)
+    const reversed = await get(
+      `${server.url}/api/memory/funnel/Funnel?since=2026-11-30T10:00:00&until=2026-11-01T00:00:00`
+    )
+    assert.strictEqual(reversed.status, 400)
+    const aware = await get(
+      `${server.url}/api/memory/funnel/Funnel?since=2026-01-01T00:00:00Z&until=2030-01-01T00:00:00%2B09:00`
+    )
+    assert.strictEqual(aware.status, 200)
+  })
+
   it("persists an explicit language as the character's prompt locale", async () => {
     server = await start(temp.memory)
     await post(`${server.url}/cache/Locale`, history(turn("こんにちは", "やあ"), { language: "ja" }))

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Clock, Effect, Layer, Option, TestClock } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
@@ -106,6 +106,16 @@ describe("reflection synthesis in the runtime", () => {
       const facts = JSON.parse(readFileSync(path.join(settings.dataDir, "Syn", "facts.json"), "utf8"))
       assert.isTrue(facts.every((f: { absorbed: boolean }) => f.absorbed))
       assert.deepStrictEqual(yield* memory.reflect("Syn"), Option.none())
+      yield* TestClock.adjust("8 days")
+      assert.strictEqual((yield* memory.maintainNow("Syn")).reflectionsChanged, 1)
+      const counts = yield* memory.funnel("Syn", 0, yield* Clock.currentTimeMillis)
+      assert.deepInclude(counts, {
+        facts_added: 6,
+        reflections_synthesized: 1,
+        reflections_confirmed: 1,
+        reflections_denied: 0
+      })
+      assert.strictEqual((yield* memory.funnel("Syn", 1, 2)).facts_added, 0)
     })
   )
 })
