@@ -38,6 +38,10 @@ export interface MemoryOperations {
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
+  /** Pending reflections eligible for a proactive mention (`/followup_topics`); nothing is marked. */
+  readonly followupTopics: (name: string) => Effect.Effect<ReadonlyArray<Reflection>, MemoryError>
+  /** Starts the cooldown of the reflections the client surfaced (`/record_surfaced`). */
+  readonly recordSurfaced: (name: string, ids: ReadonlyArray<string>) => Effect.Effect<void, MemoryError>
   /** Lifecycle transition counts between `since` and `until` (epoch ms) from the journal. */
   readonly funnel: (name: string, since: number, until: number) => Effect.Effect<FunnelCounts, MemoryError>
   /** Runs one reflection synthesis now (`/reflect`); the new reflection, if one was due. */
@@ -86,6 +90,14 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         lastConversationGap: (raw) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
+          ),
+        followupTopics: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<ReadonlyArray<Reflection>, StoreError>(name, (reply) => ({ _tag: "Followups", reply }))
+          ),
+        recordSurfaced: (raw, ids) =>
+          Effect.flatMap(named(raw), (name) =>
+            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "RecordSurfaced", ids, reply }))
           ),
         funnel: (raw, since, until) =>
           Effect.flatMap(named(raw), (name) =>

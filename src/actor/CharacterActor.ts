@@ -15,7 +15,7 @@ import { localIso, sqliteTimestamp } from "../domain/LocalTime.js"
 import { isHuman } from "../domain/Message.js"
 import { renderRecentHistory } from "../memory/dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
-import type { StoreError } from "../store/DurableFs.js"
+import { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
@@ -30,6 +30,7 @@ import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import * as ReflectionLifecycle from "./ReflectionLifecycle.js"
 import * as ReflectionSynth from "./ReflectionSynth.js"
+import * as Surfacing from "./Surfacing.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
@@ -85,6 +86,7 @@ export const make = (name: CharacterName) =>
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     const lifecycle = yield* ReflectionLifecycle.make({ tunables: t })
+    const surfacing = Surfacing.make({ tunables: t })
     const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOps, later: (c) => later(c) })
     const { drain, scheduleDrain } = outbox
 
@@ -243,6 +245,19 @@ export const make = (name: CharacterName) =>
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
             if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
             if (c.done) yield* Deferred.succeed(c.done, undefined)
+          } else if (c._tag === "Followups") {
+            yield* answer(c.reply, surfacing.followups(state).pipe(Effect.orElseSucceed(() => [])))
+          } else if (c._tag === "RecordSurfaced") {
+            yield* answer(
+              c.reply,
+              surfacing
+                .recordSurfaced(state, c.ids)
+                .pipe(
+                  Effect.catchTag("ViewDecodeError", (e) =>
+                    Effect.fail(new StoreError({ op: "decode", file: e.file, message: e.message }))
+                  )
+                )
+            )
           } else if (c._tag === "Funnel") {
             yield* answer(
               c.reply,

@@ -20,6 +20,7 @@ export const FACT_MERGED = "fact.merged"
 export const FACT_ABSORBED = "fact.absorbed"
 export const REFLECTION_SYNTHESIZED = "reflection.synthesized"
 export const REFLECTION_STATE_CHANGED = "reflection.state_changed"
+export const REFLECTION_UPDATED = "reflection.updated"
 
 export const TurnsPayload = Schema.Struct({
   session_id: Schema.String,
@@ -137,9 +138,14 @@ export const factAbsorbedLine = (eventId: string, payload: FactAbsorbedPayload, 
   payload: { ...encodeAbsorbed(payload) }
 })
 
-export const reflectionLine = (eventId: string, payload: ReflectionPayload, ts: string): EventLine => ({
+export const reflectionLine = (
+  eventId: string,
+  payload: ReflectionPayload,
+  ts: string,
+  type: typeof REFLECTION_SYNTHESIZED | typeof REFLECTION_UPDATED = REFLECTION_SYNTHESIZED
+): EventLine => ({
   event_id: eventId,
-  type: REFLECTION_SYNTHESIZED,
+  type,
   ts,
   payload: { ...encodeReflection(payload) }
 })
@@ -183,7 +189,7 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
       onRight: (payload) => ({ _tag: "ReflectionChanged" as const, eventId: line.event_id, payload })
     })
   }
-  if (line.type === REFLECTION_SYNTHESIZED) {
+  if (line.type === REFLECTION_SYNTHESIZED || line.type === REFLECTION_UPDATED) {
     return Either.mapBoth(decodeReflection(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "ReflectionAdded" as const, eventId: line.event_id, payload })

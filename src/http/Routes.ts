@@ -26,6 +26,9 @@ const decodeHistoryRequest = Schema.decodeUnknownEither(Schema.parseJson(History
 const decodeMessages = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.Unknown)))
 const ReasonBody = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
 const decodeReason = Schema.decodeUnknownOption(Schema.parseJson(ReasonBody))
+const decodeSurfaced = Schema.decodeUnknownOption(
+  Schema.parseJson(Schema.Struct({ reflection_ids: Schema.Array(Schema.String) }))
+)
 const decodeRunOnce = Schema.decodeUnknownOption(
   Schema.parseJson(Schema.Struct({ character: Schema.optional(Schema.NullOr(Schema.String)) }))
 )
@@ -168,6 +171,30 @@ export const router = HttpRouter.empty.pipe(
       return yield* memory.cancelCorrection(yield* nameParam).pipe(
         Effect.map((status) => json({ status })),
         Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.get(
+    "/followup_topics/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.followupTopics(yield* nameParam).pipe(
+        Effect.map((topics) => json({ topics })),
+        Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ topics: [] })))
+      )
+    })
+  ),
+  HttpRouter.post(
+    "/record_surfaced/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      const name = yield* nameParam
+      const body = decodeSurfaced(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
+      if (Option.isNone(body))
+        return validation(["body", "reflection_ids"], "reflection_ids must be a list of strings", "value_error")
+      return yield* memory.recordSurfaced(name, body.value.reflection_ids).pipe(
+        Effect.map(() => json({ ok: true })),
+        Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ ok: true })))
       )
     })
   ),

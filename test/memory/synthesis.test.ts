@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Layer, Option, TestClock } from "effect"
+import { Clock, Effect, Layer, Option, Schema, TestClock } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
@@ -9,6 +9,8 @@ import * as Startup from "../../src/Startup.js"
 import { testSettings } from "../support/layers.js"
 import { heuristic, Tokenizer } from "../../src/llm/Tokenizer.js"
 import { textHash, type Fact } from "../../src/memory/facts/Fact.js"
+import { eligible, pickFollowups } from "../../src/memory/reflection/Followup.js"
+import { Reflection } from "../../src/memory/reflection/Reflection.js"
 import { reflectionId, selectFacts, validateDraft } from "../../src/memory/reflection/Synthesis.js"
 
 const fact = (id: string, importance: number, created: string, absorbed = false): Fact => ({
@@ -180,6 +182,69 @@ describe("reflection lifecycle in the runtime", () => {
       )
       yield* strong.memory.maintainNow("Life")
       assert.deepStrictEqual([strong.read().status, strong.read().auto_confirmed], ["confirmed", false])
+    })
+  )
+})
+
+describe("follow-up topics", () => {
+  const r = (id: string, over: Record<string, unknown> = {}) =>
+    Schema.decodeUnknownSync(Reflection)({ id, text: `text ${id}`, created_at: "2026-11-30T00:00:00.000000", ...over })
+
+  it("keeps eligible pending reflections with a non-negative score, once per text, and samples above k", () => {
+    const now = new Date(2026, 10, 30, 12).getTime()
+    const pool = [
+      r("a"),
+      r("b", { next_eligible_at: "2026-11-30T13:00:00.000000" }),
+      r("c", { status: "confirmed" }),
+      r("d", { disputation: 5 }),
+      r("e", { text: "text  a" }),
+      r("f", { next_eligible_at: "not a date" })
+    ]
+    const picked = eligible(pool, now, (x) => x.reinforcement - x.disputation)
+    assert.deepStrictEqual(
+      picked.map((p) => p.reflection.id),
+      ["a", "f"]
+    )
+    const many = ["p", "q", "r", "s"].map((id, i) => ({ reflection: r(id), score: i }))
+    assert.deepStrictEqual(
+      pickFollowups(many.slice(0, 3), 3, 0.5, []).map((x) => x.id),
+      ["p", "q", "r"]
+    )
+    assert.deepStrictEqual(
+      pickFollowups(many, 3, 0.5, [0.99, 0.01, 0.5, 0.9]).map((x) => x.id),
+      ["p", "s", "r"]
+    )
+  })
+
+  it.scoped("records surfaced reflections: cooldown journaled, surfaced.json rows with feedback null", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      const dir = path.join(settings.dataDir, "Surf")
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(
+        path.join(dir, "reflections.json"),
+        JSON.stringify([
+          { id: "ref_1", text: "Alex likes tea.", status: "pending", created_at: "2026-11-30T00:00:00.000000" }
+        ])
+      )
+      yield* TestClock.setTime(new Date(2026, 10, 30, 12).getTime())
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      assert.deepStrictEqual(
+        (yield* memory.followupTopics("Surf")).map((x) => x.id),
+        ["ref_1"]
+      )
+      yield* memory.recordSurfaced("Surf", ["ref_1", "ref_unknown"])
+      assert.deepStrictEqual(yield* memory.followupTopics("Surf"), [])
+      const surfaced = JSON.parse(readFileSync(path.join(dir, "surfaced.json"), "utf8"))
+      assert.deepStrictEqual(surfaced, [
+        { reflection_id: "ref_1", text: "Alex likes tea.", surfaced_at: "2026-11-30T12:00:00.000000", feedback: null }
+      ])
+      const saved = JSON.parse(readFileSync(path.join(dir, "reflections.json"), "utf8"))[0]
+      assert.strictEqual(saved.next_eligible_at, "2026-11-30T12:30:00.000000")
+      yield* TestClock.adjust("31 minutes")
+      assert.strictEqual((yield* memory.followupTopics("Surf")).length, 1)
     })
   )
 })
