@@ -31,6 +31,7 @@ import * as Reviewer from "./Reviewer.js"
 import * as ReflectionLifecycle from "./ReflectionLifecycle.js"
 import * as ReflectionSynth from "./ReflectionSynth.js"
 import * as Surfacing from "./Surfacing.js"
+import * as Feedback from "./Feedback.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
@@ -87,7 +88,17 @@ export const make = (name: CharacterName) =>
     })
     const lifecycle = yield* ReflectionLifecycle.make({ tunables: t })
     const surfacing = Surfacing.make({ tunables: t })
-    const outbox = yield* OutboxDrain.make({ name, extract: intake.onExtractOps, later: (c) => later(c) })
+    const feedback = yield* Feedback.make({
+      tunables: t,
+      speakers: Effect.map(speakers, (x) => x.speakers),
+      afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
+    })
+    const outbox = yield* OutboxDrain.make({
+      name,
+      extract: intake.onExtractOps,
+      later: (c) => later(c),
+      afterTurns: (state, ops) => feedback.check(state, feedback.userTexts(ops.map((op) => op.payload)))
+    })
     const { drain, scheduleDrain } = outbox
 
     const scheduleCheckpoint = (state: State.CharacterState) =>

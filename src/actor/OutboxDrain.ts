@@ -16,6 +16,8 @@ export const make = (deps: {
   readonly name: CharacterName
   readonly extract: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<void, HandlerFailed>
   readonly later: (command: Command) => Effect.Effect<void>
+  /** Post-turn work after the `extract_facts` ops ran (the surfaced-feedback check); failures are logged. */
+  readonly afterTurns: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<unknown, unknown>
 }) =>
   Effect.gen(function* () {
     const handlers = yield* OutboxHandlers
@@ -37,6 +39,7 @@ export const make = (deps: {
           const result = yield* Effect.either(deps.extract(state, extract))
           if (result._tag === "Right") done.push(...extract.map((op) => op.opId))
           else yield* Effect.forEach(extract, failed, { discard: true })
+          yield* Effect.ignoreLogged(deps.afterTurns(state, extract))
         }
         for (const op of pending.filter((o) => o.type !== EXTRACT_FACTS)) {
           const result = yield* Effect.either(handlers.run(deps.name, op))

@@ -26,10 +26,11 @@ export const SurfacedRow = Schema.Struct(
 )
 const SurfacedFile = Schema.Array(SurfacedRow)
 
+export const surfacedView = (state: State.CharacterState) =>
+  ViewFile.make(SurfacedFile, path.join(state.dir, "surfaced.json"))
+
 export const make = (deps: { readonly tunables: Tunables }) => {
   const t = deps.tunables
-  const surfacedView = (state: State.CharacterState) =>
-    ViewFile.make(SurfacedFile, path.join(state.dir, "surfaced.json"))
 
   const followups = (state: State.CharacterState) =>
     Effect.gen(function* () {

@@ -9,8 +9,9 @@ import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
-import { FactDedup, Reflection as ReflectionAnswer } from "./prompts/contracts.js"
-import { reflection } from "./prompts/reflection.js"
+import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
+import { reflection, reflectionFeedback } from "./prompts/reflection.js"
+import { localFeedback } from "./local/LocalFeedback.js"
 import { synthesise } from "./local/LocalReflection.js"
 import type { Drafted } from "../memory/reflection/Synthesis.js"
 import { factDedup } from "./prompts/facts.js"
@@ -66,6 +67,15 @@ export interface Tasks {
     readonly names: Names
     readonly language: Language
   }) => Effect.Effect<Drafted & { readonly event_when: unknown }, LlmError>
+  /** Reads the user's reaction to surfaced reflections (REFLECTION_FEEDBACK task). */
+  readonly reflectionFeedback: (input: {
+    readonly reflections: ReadonlyArray<{ readonly id: string; readonly text: string }>
+    readonly messages: ReadonlyArray<string>
+    readonly names: Names
+  }) => Effect.Effect<
+    ReadonlyArray<{ readonly reflection_id: string; readonly feedback: "confirmed" | "denied" | "ignored" }>,
+    LlmError
+  >
   /** Decides each near-duplicate pair: merge (keep existing), replace (keep candidate) or keep_both. */
   readonly arbitrateFacts: (
     pairs: ReadonlyArray<{ readonly candidate: string; readonly existing: string }>
@@ -139,6 +149,18 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         },
         extractFacts: facts.extract,
         extractsLocally: facts.local,
+        reflectionFeedback: (input) => {
+          if (!client.configured("summary")) return Effect.succeed(localFeedback(input.reflections, input.messages))
+          const prompt = P.fillPrompt(
+            P.fillPrompt(reflectionFeedback.en, {
+              REFLECTIONS: input.reflections.map((r) => `- [${r.id}] ${r.text}`).join("\n"),
+              MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
+              LANLAN_NAME: input.names.character
+            }),
+            { MASTER_NAME: input.names.master }
+          )
+          return ask("summary", "reflection.feedback", prompt, ReflectionFeedback, 60_000)
+        },
         synthesizeReflection: (input) => {
           if (!client.configured("summary")) {
             return Effect.succeed({ ...synthesise(input.facts, input.names), event_when: null })

@@ -248,3 +248,44 @@ describe("follow-up topics", () => {
     })
   )
 })
+
+describe("from facts to a confirmed reflection", () => {
+  it.scoped("synthesises, surfaces, reads the user's confirmation and confirms by score", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      mkdirSync(settings.configDir, { recursive: true })
+      writeFileSync(
+        path.join(settings.configDir, "core_config.json"),
+        JSON.stringify({ powerful_memory_enabled: true })
+      )
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      for (const line of ["My name is Alex.", "I love ramen.", "I love sushi.", "I love udon.", "I work at Sony."]) {
+        yield* memory.write("cache", "Flow", { messages: [{ role: "user", content: line }] })
+      }
+      const report = yield* memory.maintainNow("Flow")
+      assert.strictEqual(report.reflectionsAdded, 1)
+      assert.deepStrictEqual(yield* memory.followupTopics("Flow"), [])
+      yield* TestClock.adjust("31 minutes")
+      const [topic] = yield* memory.followupTopics("Flow")
+      assert.isDefined(topic)
+      assert.strictEqual(topic?.status, "pending")
+      yield* memory.recordSurfaced("Flow", [topic?.id ?? ""])
+      yield* memory.write("cache", "Flow", {
+        messages: [
+          { role: "assistant", content: "You really love noodles, don't you?" },
+          { role: "user", content: "Yes, exactly!" }
+        ]
+      })
+      yield* memory.awaitBackground("Flow")
+      yield* memory.status("Flow")
+      const saved = JSON.parse(readFileSync(path.join(settings.dataDir, "Flow", "reflections.json"), "utf8"))[0]
+      assert.deepStrictEqual([saved.status, saved.feedback, saved.reinforcement], ["confirmed", "confirmed", 1.8])
+      const surfaced = JSON.parse(readFileSync(path.join(settings.dataDir, "Flow", "surfaced.json"), "utf8"))[0]
+      assert.strictEqual(surfaced.feedback, "confirmed")
+      const counts = yield* memory.funnel("Flow", 0, yield* Clock.currentTimeMillis)
+      assert.deepInclude(counts, { reflections_synthesized: 1, reflections_confirmed: 1 })
+    })
+  )
+})

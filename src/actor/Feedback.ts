@@ -1,0 +1,122 @@
+/**
+ * The post-turn feedback check (neko-compat §4.6): when `surfaced.json` has rows without feedback and the
+ * turn carried user messages, the user's reaction is read (model or `local` cues); confirmed → reinforcement
+ * +1.0, denied → disputation +1.0 and the reflection denied, ignored → reinforcement −0.2. Each result is
+ * journaled with the whole new record (the evidence snapshot inside) before the views change, and the
+ * surfaced row records the verdict afterwards; then the lifecycle is evaluated again.
+ */
+import { Clock, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { transition } from "xstate"
+import { reflectionMachine } from "../../machines/reflection.js"
+import { localIso } from "../domain/LocalTime.js"
+import { contentText } from "../domain/Message.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { applySignal } from "../memory/evidence/Evidence.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import { surfacedView, SurfacedRow } from "./Surfacing.js"
+import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
+
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly afterwards: (state: State.CharacterState) => Effect.Effect<unknown>
+}) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const t = deps.tunables
+
+    const check = (state: State.CharacterState, userMessages: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        if (userMessages.length === 0) return 0
+        const view = surfacedView(state)
+        const rows = Option.getOrElse(yield* view.read, (): ReadonlyArray<typeof SurfacedRow.Type> => [])
+        const waiting = new Set(rows.filter((r) => r.feedback === null).map((r) => r.reflection_id))
+        if (waiting.size === 0) return 0
+        const reflections = (yield* state.reflections.load).filter(
+          (r) => waiting.has(r.id) && (r.status === "pending" || r.status === "confirmed")
+        )
+        if (reflections.length === 0) return 0
+        const results = yield* tasks.reflectionFeedback({
+          reflections: reflections.map((r) => ({ id: r.id, text: r.text })),
+          messages: userMessages,
+          names: yield* deps.speakers
+        })
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const byId = new Map(reflections.map((r) => [r.id, r]))
+        const verdicts = new Map<string, string>()
+        const lines = results.flatMap((res) => {
+          const r = byId.get(res.reflection_id)
+          if (r === undefined || verdicts.has(r.id)) return []
+          verdicts.set(r.id, res.feedback)
+          const delta =
+            res.feedback === "confirmed"
+              ? { reinforcement: t.user_confirm_delta, source: "user_confirm" as const }
+              : res.feedback === "denied"
+                ? { disputation: t.user_rebut_delta, source: "user_rebut" as const }
+                : { reinforcement: t.ignored_reinforcement_delta, source: "user_ignore" as const }
+          const [next] = transition(
+            reflectionMachine,
+            reflectionMachine.resolveState({ value: r.status, context: {} }),
+            {
+              type: "feedback",
+              verdict: res.feedback
+            }
+          )
+          const status = String(next.value)
+          const updated: Reflection = {
+            ...r,
+            ...applySignal(r, delta, ts, t),
+            feedback: res.feedback,
+            status,
+            ...(status === "denied" ? { denied_at: ts, denied_reason: "user_denied" } : {})
+          }
+          return status !== r.status
+            ? [
+                stateChangedLine(
+                  randomUUID(),
+                  { reflection_id: r.id, from: r.status, to: status, ts, entry_snapshot: updated },
+                  ts
+                )
+              ]
+            : [reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED)]
+        })
+        if (lines.length > 0) {
+          yield* state.events.append(lines)
+          state.unapplied.push(...lines)
+          yield* State.applyUnapplied(state)
+        }
+        yield* view.write(
+          rows.map((row) => {
+            const verdict = verdicts.get(row.reflection_id)
+            return verdict === undefined || row.feedback !== null ? row : { ...row, feedback: verdict, feedback_at: ts }
+          })
+        )
+        yield* deps.afterwards(state)
+        return lines.length
+      })
+
+    /** The user messages of drained `extract_facts` ops. */
+    const userTexts = (payloads: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
+      payloads.flatMap((p) => {
+        const messages = p["messages"]
+        if (!Array.isArray(messages)) return []
+        return messages.flatMap((m: unknown) =>
+          typeof m === "object" &&
+          m !== null &&
+          "type" in m &&
+          m.type === "human" &&
+          "data" in m &&
+          typeof m.data === "object" &&
+          m.data !== null &&
+          "content" in m.data
+            ? [contentText(m.data.content)]
+            : []
+        )
+      })
+
+    return { check, userTexts }
+  })
