@@ -1,13 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Layer, Option, Schema, TestClock } from "effect"
+import { Clock, Effect, Option, Schema, TestClock } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { appLayer } from "../../src/App.js"
-import { MemoryService } from "../../src/MemoryService.js"
-import * as Startup from "../../src/Startup.js"
-import { testSettings } from "../support/layers.js"
-import { heuristic, Tokenizer } from "../../src/llm/Tokenizer.js"
+import { boot, setPowerful, testSettings } from "../support/layers.js"
+import { heuristic } from "../../src/llm/Tokenizer.js"
 import { textHash, type Fact } from "../../src/memory/facts/Fact.js"
 import { eligible, pickFollowups } from "../../src/memory/reflection/Followup.js"
 import { Reflection } from "../../src/memory/reflection/Reflection.js"
@@ -73,14 +70,8 @@ describe("reflection synthesis in the runtime", () => {
   it.scoped("turns five facts into one pending reflection with the deterministic id, and absorbs them", () =>
     Effect.gen(function* () {
       const settings = testSettings()
-      mkdirSync(settings.configDir, { recursive: true })
-      writeFileSync(
-        path.join(settings.configDir, "core_config.json"),
-        JSON.stringify({ powerful_memory_enabled: false })
-      )
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      setPowerful(settings, false)
+      const memory = yield* boot(settings)
       for (const line of [
         "I love spicy ramen.",
         "I love sushi.",
@@ -132,21 +123,15 @@ describe("reflection lifecycle in the runtime", () => {
     created_at: "2026-11-20T12:00:00.000000",
     ...over
   })
-  const boot = (powerful: boolean, reflection: Record<string, unknown>) =>
+  const bootPlanted = (powerful: boolean, reflection: Record<string, unknown>) =>
     Effect.gen(function* () {
       const settings = testSettings()
-      mkdirSync(settings.configDir, { recursive: true })
-      writeFileSync(
-        path.join(settings.configDir, "core_config.json"),
-        JSON.stringify({ powerful_memory_enabled: powerful })
-      )
+      setPowerful(settings, powerful)
       const dir = path.join(settings.dataDir, "Life")
       mkdirSync(dir, { recursive: true })
       writeFileSync(path.join(dir, "reflections.json"), JSON.stringify([reflection]))
       yield* TestClock.setTime(new Date(2026, 10, 30, 12).getTime())
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      const memory = yield* boot(settings)
       const read = () => JSON.parse(readFileSync(path.join(dir, "reflections.json"), "utf8"))[0]
       const events = () =>
         readFileSync(path.join(dir, "events.ndjson"), "utf8")
@@ -158,7 +143,7 @@ describe("reflection lifecycle in the runtime", () => {
 
   it.scoped("confirms by age with powerful memory off, journaling the transition with the whole record", () =>
     Effect.gen(function* () {
-      const { memory, read, events } = yield* boot(false, planted({}))
+      const { memory, read, events } = yield* bootPlanted(false, planted({}))
       const report = yield* memory.maintainNow("Life")
       assert.strictEqual(report.reflectionsChanged, 1)
       assert.deepStrictEqual([read().status, read().auto_confirmed], ["confirmed", true])
@@ -173,10 +158,13 @@ describe("reflection lifecycle in the runtime", () => {
 
   it.scoped("confirms by evidence score with powerful memory on, and not below it", () =>
     Effect.gen(function* () {
-      const weak = yield* boot(true, planted({ reinforcement: 0.9, rein_last_signal_at: "2026-11-30T12:00:00.000000" }))
+      const weak = yield* bootPlanted(
+        true,
+        planted({ reinforcement: 0.9, rein_last_signal_at: "2026-11-30T12:00:00.000000" })
+      )
       yield* weak.memory.maintainNow("Life")
       assert.strictEqual(weak.read().status, "pending")
-      const strong = yield* boot(
+      const strong = yield* bootPlanted(
         true,
         planted({ reinforcement: 1.2, rein_last_signal_at: "2026-11-30T12:00:00.000000" })
       )
@@ -228,9 +216,7 @@ describe("follow-up topics", () => {
         ])
       )
       yield* TestClock.setTime(new Date(2026, 10, 30, 12).getTime())
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      const memory = yield* boot(settings)
       assert.deepStrictEqual(
         (yield* memory.followupTopics("Surf")).map((x) => x.id),
         ["ref_1"]
@@ -253,14 +239,8 @@ describe("from facts to a confirmed reflection", () => {
   it.scoped("synthesises, surfaces, reads the user's confirmation and confirms by score", () =>
     Effect.gen(function* () {
       const settings = testSettings()
-      mkdirSync(settings.configDir, { recursive: true })
-      writeFileSync(
-        path.join(settings.configDir, "core_config.json"),
-        JSON.stringify({ powerful_memory_enabled: true })
-      )
-      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      setPowerful(settings, true)
+      const memory = yield* boot(settings)
       for (const line of ["My name is Alex.", "I love ramen.", "I love sushi.", "I love udon.", "I work at Sony."]) {
         yield* memory.write("cache", "Flow", { messages: [{ role: "user", content: line }] })
       }

@@ -1,9 +1,11 @@
 /** In-process runtime layers over a temp memory root, for actor and service tests. */
 import { Effect, Layer } from "effect"
-import { mkdtempSync } from "node:fs"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { appLayer } from "../../src/App.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
 import { tunablesFrom } from "../../src/Config.js"
 import type { LlmClient, LlmError } from "../../src/llm/LlmClient.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
@@ -30,3 +32,27 @@ export const testRuntime = (
     layer: appLayer({ settings, compressor, llm: options.llm, tokenizer: Tokenizer.Heuristic, maintenance: false })
   }
 }
+
+/** Writes `config/core_config.json` with the powerful-memory switch. */
+export const setPowerful = (settings: ReturnType<typeof testSettings>, on: boolean) => {
+  mkdirSync(settings.configDir, { recursive: true })
+  writeFileSync(path.join(settings.configDir, "core_config.json"), JSON.stringify({ powerful_memory_enabled: on }))
+}
+
+/** Builds the whole runtime over `settings` (maintenance loops off unless asked), recovers, returns the service. */
+export const boot = (
+  settings: ReturnType<typeof testSettings>,
+  options: { readonly llm?: Layer.Layer<LlmClient>; readonly maintenance?: boolean } = {}
+) =>
+  Effect.gen(function* () {
+    const ctx = yield* Layer.build(
+      appLayer({
+        settings,
+        tokenizer: Tokenizer.Heuristic,
+        llm: options.llm,
+        maintenance: options.maintenance ?? false
+      })
+    )
+    yield* Effect.provide(Startup.recover, ctx)
+    return yield* Effect.provide(MemoryService, ctx)
+  })
