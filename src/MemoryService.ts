@@ -7,6 +7,8 @@ import { Context, Effect, Either, Layer, Option } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
+import { characters } from "./maintenance/RunOnce.js"
+import { KiokuConfig } from "./Config.js"
 import type { CharacterStatus, MaintenanceReport, WriteKind } from "./actor/Commands.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
@@ -42,6 +44,8 @@ export interface MemoryOperations {
   readonly followupTopics: (name: string) => Effect.Effect<ReadonlyArray<Reflection>, MemoryError>
   /** Starts the cooldown of the reflections the client surfaced (`/record_surfaced`). */
   readonly recordSurfaced: (name: string, ids: ReadonlyArray<string>) => Effect.Effect<void, MemoryError>
+  /** Resets `confirmed_at` of every confirmed reflection of every character (powerful memory ON→OFF). */
+  readonly resetConfirmedAt: Effect.Effect<number, MemoryError>
   /** Lifecycle transition counts between `since` and `until` (epoch ms) from the journal. */
   readonly funnel: (name: string, since: number, until: number) => Effect.Effect<FunnelCounts, MemoryError>
   /** Runs one reflection synthesis now (`/reflect`); the new reflection, if one was due. */
@@ -58,6 +62,7 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
     Effect.gen(function* () {
       const registry = yield* CharacterRegistry
       const activity = yield* Activity
+      const { dataDir } = yield* KiokuConfig
       const named = (raw: string) =>
         activity.touch.pipe(
           Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
@@ -99,6 +104,14 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
           Effect.flatMap(named(raw), (name) =>
             registry.ask<void, StoreError>(name, (reply) => ({ _tag: "RecordSurfaced", ids, reply }))
           ),
+        resetConfirmedAt: Effect.gen(function* () {
+          const counts = yield* Effect.forEach(characters(dataDir), (raw) =>
+            Effect.flatMap(named(raw), (name) =>
+              registry.ask<number, StoreError>(name, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
+            )
+          )
+          return counts.reduce((a, b) => a + b, 0)
+        }),
         funnel: (raw, since, until) =>
           Effect.flatMap(named(raw), (name) =>
             registry.ask<FunnelCounts, StoreError>(name, (reply) => ({ _tag: "Funnel", since, until, reply }))

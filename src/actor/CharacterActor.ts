@@ -274,6 +274,17 @@ export const make = (name: CharacterName) =>
               c.reply,
               Effect.map(state.events.all, (events) => countFunnel(events, c.since, c.until))
             )
+          } else if (c._tag === "ResetConfirmedAt") {
+            yield* answer(
+              c.reply,
+              lifecycle
+                .resetConfirmedAt(state)
+                .pipe(
+                  Effect.catchTag("ViewDecodeError", (e) =>
+                    Effect.fail(new StoreError({ op: "decode", file: e.file, message: e.message }))
+                  )
+                )
+            )
           } else if (c._tag === "EvaluateReflections") {
             yield* Effect.ignoreLogged(lifecycle.evaluate(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)

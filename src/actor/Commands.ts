@@ -70,6 +70,7 @@ export type Command =
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }
+  | { readonly _tag: "ResetConfirmedAt"; readonly reply: Reply<number> }
   | { readonly _tag: "Followups"; readonly reply: Reply<ReadonlyArray<Reflection>> }
   | { readonly _tag: "RecordSurfaced"; readonly ids: ReadonlyArray<string>; readonly reply: Reply<void> }
   | { readonly _tag: "Funnel"; readonly since: number; readonly until: number; readonly reply: Reply<FunnelCounts> }

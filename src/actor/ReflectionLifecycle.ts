@@ -14,7 +14,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { stateChangedLine } from "./TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
 const DAY = 86_400_000
 const live = new Set(["pending", "confirmed"])
@@ -80,5 +80,22 @@ export const make = (deps: { readonly tunables: Tunables }) =>
         return lines.length
       })
 
-    return { evaluate }
+    /**
+     * Powerful memory ON→OFF: every confirmed reflection's `confirmed_at` restarts now, so the time-driven
+     * path does not promote them all at once. Returns how many were reset.
+     */
+    const resetConfirmedAt = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const lines = (yield* state.reflections.load)
+          .filter((r) => r.status === "confirmed")
+          .map((r) => reflectionLine(randomUUID(), { reflection: { ...r, confirmed_at: ts } }, ts, REFLECTION_UPDATED))
+        if (lines.length === 0) return 0
+        yield* state.events.append(lines)
+        state.unapplied.push(...lines)
+        yield* State.applyUnapplied(state)
+        return lines.length
+      })
+
+    return { evaluate, resetConfirmedAt }
   })

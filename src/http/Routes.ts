@@ -38,7 +38,7 @@ class BodyRejected {
   constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
 }
 
-const bodyText = Effect.gen(function* () {
+export const bodyText = Effect.gen(function* () {
   const { tunables } = yield* KiokuConfig
   const body = yield* readBody(tunables.max_body_bytes)
   if (Either.isRight(body)) return body.right

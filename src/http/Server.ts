@@ -3,7 +3,7 @@
  * listening on Node's http server. Startup recovery starts once the socket listens (so limited mode is
  * visible to clients) unless the server starts blocked.
  */
-import { HttpServer } from "@effect/platform"
+import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -11,6 +11,7 @@ import * as Startup from "../Startup.js"
 import { guard } from "./Guard.js"
 import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
+import { adminRouter } from "./AdminRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -24,7 +25,7 @@ const characterRoutes =
   /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  router.pipe(
+  HttpRouter.concat(router, adminRouter).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

@@ -6,7 +6,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as path from "node:path"
 import { KiokuConfig } from "../Config.js"
-import { readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
 import { encodeJson } from "./ViewFile.js"
 
 const Obj = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -58,7 +58,10 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
         setCore: (patch) =>
           readObject(coreFile).pipe(
             Effect.flatMap((obj) =>
-              writeAtomic(coreFile, encodeJson({ ...Option.getOrElse(obj, () => ({})), ...patch }))
+              Effect.zipRight(
+                ensureDir(settings.configDir),
+                writeAtomic(coreFile, encodeJson({ ...Option.getOrElse(obj, () => ({})), ...patch }))
+              )
             )
           ),
         characters: readObject(charactersFile).pipe(
