@@ -24,7 +24,15 @@ import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import { fromLine, spliceLine, type JournalEvent, type SplicePayload, type TurnEvent } from "./TurnEvent.js"
+import {
+  fromLine,
+  RECENT_SPLICED,
+  spliceLine,
+  TURNS_APPENDED,
+  type JournalEvent,
+  type SplicePayload,
+  type TurnEvent
+} from "./TurnEvent.js"
 
 export const EXTRACT_FACTS = "extract_facts"
 
@@ -35,6 +43,8 @@ export interface CharacterState {
   readonly events: EventLog.EventLog
   readonly outbox: Outbox.Outbox
   readonly facts: FactStore.FactStore
+  /** Journal size above which applied turn and splice events are compacted away at a checkpoint. */
+  readonly compactAt: number
   readonly archive: FactArchive.FactArchive
   readonly reflections: ReflectionStore.ReflectionStore
   timeIndex: TimeIndex.TimeIndex | undefined
@@ -260,6 +270,14 @@ export const checkpoint = (state: CharacterState) =>
     yield* fsyncDir(state.dir)
     yield* state.events.setSentinel(due, yield* now)
     if (state.checkpointDue === due) state.checkpointDue = undefined
+    if (state.unapplied.length === 0) {
+      const removed = yield* state.events.compact(
+        state.compactAt,
+        due,
+        (e) => e.type === TURNS_APPENDED || e.type === RECENT_SPLICED
+      )
+      if (removed > 0) yield* Effect.logDebug("journal compacted").pipe(Effect.annotateLogs({ removed }))
+    }
   }).pipe(
     Effect.catchAll((e) => Effect.logError("journal checkpoint failed").pipe(Effect.annotateLogs({ error: e.message })))
   )
@@ -279,6 +297,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
         compactAt: tunables.outbox_compaction_lines
       }),
       facts: FactStore.make(dir),
+      compactAt: tunables.event_log_compaction_lines,
       archive: FactArchive.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       reflections: ReflectionStore.make(dir),
       timeIndex: undefined,

@@ -15,7 +15,7 @@ import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Fact } from "../memory/facts/Fact.js"
 import * as DedupQueue from "../memory/facts/DedupQueue.js"
 import type { Speakers } from "../memory/recent/Compression.js"
-import { dedupTokens, dice } from "../memory/recall/Tokenize.js"
+import { dedupTokens, dice, stripNames } from "../memory/recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./TurnEvent.js"
@@ -32,6 +32,16 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         return dedupTokens(yield* script.toSimplified(text), [names.master, names.character])
       })
 
+    /** The text as compared for identity: folded to Simplified, names removed, lower-cased, spaces collapsed. */
+    const normalised = (text: string) =>
+      Effect.gen(function* () {
+        const names = yield* deps.speakers
+        return stripNames(yield* script.toSimplified(text), [names.master, names.character])
+          .toLowerCase()
+          .replace(/\s+/g, " ")
+          .trim()
+      })
+
     /** Splits new facts into those to keep and the arbitration pairs they open. */
     const detect = (state: State.CharacterState, fresh: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
@@ -45,7 +55,13 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           const tokens = yield* tokensOf(fact.text)
           const hits = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, 10) : []
           const scored = hits.map((h) => ({ ...h, overlap: dice(tokens, h.tokens), existing: byId.get(h.id) }))
-          if (scored.some((h) => h.tokens.join(" ") === tokens.join(" "))) continue
+          const mine = yield* normalised(fact.text)
+          let identical = false
+          for (const h of scored) {
+            if (h.existing !== undefined && h.overlap === 1 && (yield* normalised(h.existing.text)) === mine)
+              identical = true
+          }
+          if (identical) continue
           keep.push(fact)
           const pair = scored.find(
             (h) =>

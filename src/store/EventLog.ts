@@ -6,7 +6,7 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, readText, type StoreError } from "./DurableFs.js"
+import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
 import * as ViewFile from "./ViewFile.js"
 
 export const EventLine = Schema.Struct({
@@ -44,6 +44,16 @@ export interface EventLog {
   /** Every readable event of the file, in order. */
   readonly all: Effect.Effect<ReadonlyArray<EventLine>, StoreError>
   readonly setSentinel: (eventId: string, ts: string) => Effect.Effect<void, StoreError>
+  /**
+   * Once the file holds more than `maxLines` lines and every event is applied (the sentinel names the last
+   * one), rewrites it without the events `drop` selects; the last event always stays, so the sentinel still
+   * names a line. Returns how many lines were removed.
+   */
+  readonly compact: (
+    maxLines: number,
+    lastApplied: string,
+    drop: (event: EventLine) => boolean
+  ) => Effect.Effect<number, StoreError>
   readonly recordRejected: (rejected: ReadonlyArray<RejectedLine>, ts: string) => Effect.Effect<void, StoreError>
 }
 
@@ -110,6 +120,19 @@ export const make = (dir: string): EventLog => {
           .flatMap((raw) => (raw.trim() === "" ? [] : Either.getRight(decodeLine(raw)).pipe(Option.toArray)))
       )
     ),
+    compact: (maxLines, lastApplied, drop) =>
+      Effect.gen(function* () {
+        const text = Option.getOrElse(yield* readText(file), () => "")
+        const raw = text.split("\n").filter((l) => l.trim() !== "")
+        if (raw.length <= maxLines) return 0
+        const events = raw.flatMap((l) => Either.getRight(decodeLine(l)).pipe(Option.toArray))
+        const last = events[events.length - 1]
+        if (last === undefined || last.event_id !== lastApplied) return 0
+        const kept = events.filter((e, i) => i === events.length - 1 || !drop(e))
+        yield* writeAtomic(file, kept.map((e) => JSON.stringify(e) + "\n").join(""))
+        needsNewline = false
+        return raw.length - kept.length
+      }),
     setSentinel: (eventId, ts) => sentinelView.write({ last_applied_event_id: eventId, ts }),
     recordRejected: (rejected, ts) =>
       rejected.length === 0

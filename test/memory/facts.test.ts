@@ -215,3 +215,34 @@ describe("fact extraction", () => {
     })
   )
 })
+
+describe("journal compaction", () => {
+  it.scoped("drops applied turn events past the size limit, keeps lifecycle events, and restarts cleanly", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({ event_log_compaction_lines: 5 })
+      powerful(settings, false)
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const memory = yield* start(settings)
+          for (let i = 0; i < 8; i++) yield* memory.write("cache", "Compact", turn(`I visited Kyoto ${i + 1} times.`))
+          yield* memory.awaitBackground("Compact")
+          yield* memory.maintainNow("Compact")
+        })
+      )
+      const dir = path.join(settings.dataDir, "Compact")
+      const lines = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as { type: string; event_id: string })
+      const types = lines.map((l) => l.type)
+      assert.notInclude(types.slice(0, -1), "turns.appended")
+      assert.strictEqual(types.filter((t) => t === "fact.added").length, 8)
+      const sentinel = JSON.parse(readFileSync(path.join(dir, "events_applied.json"), "utf8"))
+      assert.strictEqual(sentinel.last_applied_event_id, lines[lines.length - 1]?.event_id)
+      const memory = yield* start(settings)
+      const history = yield* memory.recentHistory("Compact")
+      assert.strictEqual(history.split("Master | I visited Kyoto").length - 1, 8)
+      assert.strictEqual(facts(settings, "Compact").length, 8)
+    })
+  )
+})
