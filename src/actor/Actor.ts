@@ -101,7 +101,9 @@ export const make = <S, C, E>(
         if (state !== undefined) yield* behaviour.release(state)
       })
     )
-    yield* Effect.forever(step).pipe(Effect.annotateLogs({ actor: id }), Effect.forkScoped)
+    // The registry builds actors inside an uninterruptible region; the loop must stay interruptible, or
+    // closing the actor's scope (idle eviction) would wait for it forever and the actor would live on.
+    yield* Effect.forever(step).pipe(Effect.annotateLogs({ actor: id }), Effect.interruptible, Effect.forkScoped)
 
     return {
       id,

@@ -58,8 +58,11 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           const mine = yield* normalised(fact.text)
           let identical = false
           for (const h of scored) {
-            if (h.existing !== undefined && h.overlap === 1 && (yield* normalised(h.existing.text)) === mine)
-              identical = true
+            const same =
+              h.existing !== undefined
+                ? h.overlap === 1 && (yield* normalised(h.existing.text)) === mine
+                : h.tokens.join(" ") === tokens.join(" ")
+            if (same) identical = true
           }
           if (identical) continue
           keep.push(fact)
