@@ -1,14 +1,16 @@
 /**
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
- * and released after `actor_idle_ttl_seconds` without users. Every access to a character goes through here.
+ * and released after `actor_idle_ttl_seconds` without users; a new actor for a name waits until the evicted
+ * one has closed, so there is never more than one writer per character. Every access goes through here.
  */
-import { Context, Deferred, Duration, Effect, Layer, RcMap } from "effect"
+import { Cause, Context, Deferred, Duration, Effect, Layer, RcMap } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import type { ActorDefect } from "./Actor.js"
 import * as CharacterActor from "./CharacterActor.js"
+import * as Handover from "./Handover.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
@@ -37,15 +39,21 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       const context = yield* Effect.context<
         KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
       >()
+      const handover = Handover.make<CharacterName>()
       const actors = yield* RcMap.make({
-        lookup: (name: CharacterName) => CharacterActor.make(name).pipe(Effect.provide(context)),
+        lookup: (name: CharacterName) => handover.guard(name, CharacterActor.make(name).pipe(Effect.provide(context))),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
       })
+      // A failed build is not kept: the next request for the character tries to load it again.
+      const get = (name: CharacterName) =>
+        RcMap.get(actors, name).pipe(
+          Effect.onError((cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : RcMap.invalidate(actors, name)))
+        )
       return {
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
-          Effect.scoped(Effect.flatMap(RcMap.get(actors, name), (actor) => actor.ask(build))),
-        warm: (name) => Effect.scoped(RcMap.get(actors, name)).pipe(Effect.asVoid),
-        tell: (name, command) => Effect.scoped(Effect.flatMap(RcMap.get(actors, name), (actor) => actor.tell(command))),
+          Effect.scoped(Effect.flatMap(get(name), (actor) => actor.ask(build))),
+        warm: (name) => Effect.scoped(get(name)).pipe(Effect.asVoid),
+        tell: (name, command) => Effect.scoped(Effect.flatMap(get(name), (actor) => actor.tell(command))),
         active: RcMap.keys(actors)
       }
     })

@@ -1,4 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
+import { mkdirSync, rmSync } from "node:fs"
+import * as path from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import * as Actor from "../../src/actor/Actor.js"
 import { CharacterRegistry } from "../../src/actor/CharacterRegistry.js"
@@ -130,6 +132,24 @@ describe("character actors", () => {
       assert.deepStrictEqual([...(yield* registry.active)], [])
       const again = yield* memory.recentHistory("Idle")
       assert.include(again, "Master | hi")
+    })
+  )
+
+  it.scoped("does not keep a character whose load failed; the next request loads it again", () =>
+    Effect.gen(function* () {
+      const rt = testRuntime({ tunables: { actor_idle_ttl_seconds: 600 } })
+      const ctx = yield* Layer.build(rt.layer)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      // A directory where the event journal should be: the character cannot load.
+      const blocker = path.join(rt.settings.dataDir, "Blocked", "events.ndjson")
+      mkdirSync(blocker, { recursive: true })
+      const failed = yield* Effect.either(
+        memory.write("cache", "Blocked", { messages: [{ role: "user", content: "hi" }] })
+      )
+      assert.strictEqual(failed._tag, "Left")
+      rmSync(blocker, { recursive: true })
+      yield* memory.write("cache", "Blocked", { messages: [{ role: "user", content: "hi again" }] })
+      assert.include(yield* memory.recentHistory("Blocked"), "hi again")
     })
   )
 })
