@@ -52,6 +52,7 @@ export const make = (name: CharacterName) =>
     const self: { ref?: Actor.ActorRef<Command> } = {}
     const reads = makeReads({ name, tunables: t, files })
     const { speakers, contentLanguage, resolveLanguage, renderDialog } = reads
+    const speakerNames = Effect.map(speakers, (s) => s.speakers)
     const later = (c: Command, delayMillis = 0) =>
       (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
         Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))),
@@ -62,14 +63,14 @@ export const make = (name: CharacterName) =>
       name,
       tunables: t,
       scope,
-      speakers: Effect.map(speakers, (s) => s.speakers),
+      speakers: speakerNames,
       language: contentLanguage,
       later
     })
     const reviewer = yield* Reviewer.make({
       tunables: t,
       scope,
-      speakers: Effect.map(speakers, (s) => s.speakers),
+      speakers: speakerNames,
       language: contentLanguage,
       later: (c) => later(c)
     })
@@ -77,20 +78,20 @@ export const make = (name: CharacterName) =>
     const intake = yield* FactIntake.make({
       tunables: t,
       scope,
-      speakers: Effect.map(speakers, (x) => x.speakers),
+      speakers: speakerNames,
       language: contentLanguage,
       later
     })
     const synth = yield* ReflectionSynth.make({
       tunables: t,
-      speakers: Effect.map(speakers, (x) => x.speakers),
+      speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     const lifecycle = yield* ReflectionLifecycle.make({ tunables: t })
     const surfacing = Surfacing.make({ tunables: t })
     const feedback = yield* Feedback.make({
       tunables: t,
-      speakers: Effect.map(speakers, (x) => x.speakers),
+      speakers: speakerNames,
       afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
     })
     const outbox = yield* OutboxDrain.make({
