@@ -3,13 +3,14 @@
  * normalisation and language parsing happen here, then each operation becomes one command to the character's
  * actor.
  */
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
 import { characters } from "./maintenance/RunOnce.js"
 import { KiokuConfig } from "./Config.js"
-import type { CharacterStatus, MaintenanceReport, WriteKind } from "./actor/Commands.js"
+import type { CharacterStatus, Command, MaintenanceReport, WriteKind } from "./actor/Commands.js"
+import type { PersonaFile } from "./memory/persona/Persona.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
@@ -52,6 +53,10 @@ export interface MemoryOperations {
   readonly reflect: (name: string) => Effect.Effect<Option.Option<Reflection>, MemoryError>
   /** Runs every due maintenance job of the character now and reports what ran. */
   readonly maintainNow: (name: string) => Effect.Effect<MaintenanceReport, MemoryError>
+  /** The whole persona (`/get_persona`), character card synced. */
+  readonly persona: (name: string) => Effect.Effect<PersonaFile, MemoryError>
+  /** The rendered persona block (`/get_settings`); a character without one renders its legacy settings. */
+  readonly settings: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
 }
@@ -67,75 +72,43 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         activity.touch.pipe(
           Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
         )
+      const ask = <A>(raw: string, command: (reply: Deferred.Deferred<A, StoreError | ActorDefect>) => Command) =>
+        Effect.flatMap(named(raw), (name) => registry.ask<A, StoreError>(name, command))
       const lang = (input?: ReadInput) => ({
         language: Option.fromNullable(normaliseLanguage(input?.language)),
         renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
       })
       return {
         write: (kind, raw, input) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<number, StoreError>(name, (reply) => ({
-              _tag: "Write",
-              request: {
-                kind,
-                messages: input.messages.map(normaliseMessage),
-                language: Option.fromNullable(normaliseLanguage(input.language))
-              },
-              reply
-            }))
-          ),
-        newDialog: (raw, input) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<string, StoreError>(name, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply }))
-          ),
+          ask<number>(raw, (reply) => ({
+            _tag: "Write",
+            request: {
+              kind,
+              messages: input.messages.map(normaliseMessage),
+              language: Option.fromNullable(normaliseLanguage(input.language))
+            },
+            reply
+          })),
+        newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
         recentHistory: (raw, input) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<string, StoreError>(name, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply }))
-          ),
-        lastConversationGap: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<number, StoreError>(name, (reply) => ({ _tag: "Gap", reply }))
-          ),
-        followupTopics: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<ReadonlyArray<Reflection>, StoreError>(name, (reply) => ({ _tag: "Followups", reply }))
-          ),
-        recordSurfaced: (raw, ids) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "RecordSurfaced", ids, reply }))
-          ),
+          ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
+        lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
+        followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
+        recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
         resetConfirmedAt: Effect.gen(function* () {
           const counts = yield* Effect.forEach(characters(dataDir), (raw) =>
-            Effect.flatMap(named(raw), (name) =>
-              registry.ask<number, StoreError>(name, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
-            )
+            ask<number>(raw, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
           )
           return counts.reduce((a, b) => a + b, 0)
         }),
-        funnel: (raw, since, until) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<FunnelCounts, StoreError>(name, (reply) => ({ _tag: "Funnel", since, until, reply }))
-          ),
-        reflect: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<Option.Option<Reflection>, StoreError>(name, (reply) => ({ _tag: "Synthesize", reply }))
-          ),
-        maintainNow: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<MaintenanceReport, StoreError>(name, (reply) => ({ _tag: "MaintainNow", reply }))
-          ),
-        cancelCorrection: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<"cancelled" | "no_task", StoreError>(name, (reply) => ({ _tag: "CancelCorrection", reply }))
-          ),
-        awaitBackground: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
-          ),
-        status: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            registry.ask<CharacterStatus, StoreError>(name, (reply) => ({ _tag: "Status", reply }))
-          )
+        funnel: (raw, since, until) => ask<FunnelCounts>(raw, (reply) => ({ _tag: "Funnel", since, until, reply })),
+        reflect: (raw) => ask<Option.Option<Reflection>>(raw, (reply) => ({ _tag: "Synthesize", reply })),
+        maintainNow: (raw) => ask<MaintenanceReport>(raw, (reply) => ({ _tag: "MaintainNow", reply })),
+        cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
+        awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
+        persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
+        settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
+        status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply }))
       }
     })
   )

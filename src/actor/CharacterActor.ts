@@ -28,15 +28,11 @@ import * as Compaction from "./Compaction.js"
 import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
-import * as ReflectionLifecycle from "./ReflectionLifecycle.js"
-import * as ReflectionSynth from "./ReflectionSynth.js"
-import * as Surfacing from "./Surfacing.js"
-import * as Feedback from "./Feedback.js"
+import * as MemoryCommands from "./MemoryCommands.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
 import { makeReads } from "./Reads.js"
-import { countFunnel } from "../memory/Funnel.js"
 
 type Write = {
   readonly request: WriteRequest
@@ -75,30 +71,27 @@ export const make = (name: CharacterName) =>
       later: (c) => later(c)
     })
 
+    const hooks: { memory?: Effect.Effect.Success<ReturnType<typeof MemoryCommands.make>> } = {}
     const intake = yield* FactIntake.make({
       tunables: t,
       scope,
       speakers: speakerNames,
       language: contentLanguage,
-      later
+      later,
+      afterFacts: (state, facts) => Effect.suspend(() => hooks.memory?.signals.mapFacts(state, facts) ?? Effect.void)
     })
-    const synth = yield* ReflectionSynth.make({
+    const memory = yield* MemoryCommands.make({
+      name,
       tunables: t,
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    const lifecycle = yield* ReflectionLifecycle.make({ tunables: t })
-    const surfacing = Surfacing.make({ tunables: t })
-    const feedback = yield* Feedback.make({
-      tunables: t,
-      speakers: speakerNames,
-      afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
-    })
+    hooks.memory = memory
     const outbox = yield* OutboxDrain.make({
       name,
       extract: intake.onExtractOps,
       later: (c) => later(c),
-      afterTurns: (state, ops) => feedback.check(state, feedback.userTexts(ops.map((op) => op.payload)))
+      afterTurns: memory.afterTurns
     })
     const { drain, scheduleDrain } = outbox
 
@@ -198,7 +191,7 @@ export const make = (name: CharacterName) =>
           yield* flush
           if (c._tag === "NewDialog") {
             const emitted = step({ type: "new_dialog" })
-            const render = answer(c.reply, renderDialog(state, c.lang))
+            const render = answer(c.reply, renderDialog(state, c.lang, memory.personaBlock))
             if (emitted.some((a) => a.type === "deferDialog")) state.deferredDialogs.push(Effect.asVoid(render))
             else yield* render
           } else if (c._tag === "RecentHistory") {
@@ -253,52 +246,18 @@ export const make = (name: CharacterName) =>
             if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
             yield* compaction.whenDone(state, reviewer.offer(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
-          } else if (c._tag === "Synthesize") {
-            const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
-            if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
-            if (c.done) yield* Deferred.succeed(c.done, undefined)
-          } else if (c._tag === "Followups") {
-            yield* answer(c.reply, surfacing.followups(state).pipe(Effect.orElseSucceed(() => [])))
-          } else if (c._tag === "RecordSurfaced") {
-            yield* answer(
-              c.reply,
-              surfacing
-                .recordSurfaced(state, c.ids)
-                .pipe(
-                  Effect.catchTag("ViewDecodeError", (e) =>
-                    Effect.fail(new StoreError({ op: "decode", file: e.file, message: e.message }))
-                  )
-                )
-            )
-          } else if (c._tag === "Funnel") {
-            yield* answer(
-              c.reply,
-              Effect.map(state.events.all, (events) => countFunnel(events, c.since, c.until))
-            )
-          } else if (c._tag === "ResetConfirmedAt") {
-            yield* answer(
-              c.reply,
-              lifecycle
-                .resetConfirmedAt(state)
-                .pipe(
-                  Effect.catchTag("ViewDecodeError", (e) =>
-                    Effect.fail(new StoreError({ op: "decode", file: e.file, message: e.message }))
-                  )
-                )
-            )
-          } else if (c._tag === "EvaluateReflections") {
-            yield* Effect.ignoreLogged(lifecycle.evaluate(state))
-            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "ArchiveSweep") {
             yield* Effect.ignoreLogged(intake.sweep(state))
+            yield* memory.handle(state, { _tag: "EvidenceSweep" })
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "MaintainNow") {
             const outboxOps = yield* drain(state)
             const powerful = (yield* files.core).powerful_memory_enabled
             const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
             const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
-            const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
-            const changed = yield* Effect.orElseSucceed(lifecycle.evaluate(state), () => 0)
+            const added = yield* Effect.orElseSucceed(memory.synth.synthesize(state), () => undefined)
+            const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
+            const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
             const before = state.compressing
             yield* compaction.start(state, true, false)
             const report = {
@@ -308,6 +267,7 @@ export const make = (name: CharacterName) =>
               factsMerged,
               reflectionsAdded: added === undefined ? 0 : 1,
               reflectionsChanged: changed,
+              evidenceSwept: swept,
               compressed: !before && state.compressing
             }
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
@@ -319,6 +279,8 @@ export const make = (name: CharacterName) =>
             yield* reviewer.onFailed(state, c)
           } else if (c._tag === "CancelCorrection") {
             yield* Deferred.succeed(c.reply, yield* reviewer.cancel(state))
+          } else {
+            yield* memory.handle(state, c)
           }
         }
         yield* flush

@@ -20,6 +20,7 @@ import * as Outbox from "../store/Outbox.js"
 import * as FactArchive from "../memory/facts/FactArchive.js"
 import * as FactStore from "../memory/facts/FactStore.js"
 import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
+import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
@@ -47,6 +48,7 @@ export interface CharacterState {
   readonly compactAt: number
   readonly archive: FactArchive.FactArchive
   readonly reflections: ReflectionStore.ReflectionStore
+  readonly persona: PersonaStore.PersonaStore
   timeIndex: TimeIndex.TimeIndex | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
@@ -214,26 +216,45 @@ export const applyUnapplied = (state: CharacterState) =>
           Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
         )
       )
-    const reflectionsOk = yield* state.reflections
-      .upsert(
-        valid.flatMap((e) =>
-          e._tag === "ReflectionAdded"
-            ? [e.payload.reflection]
-            : e._tag === "ReflectionChanged"
-              ? [e.payload.entry_snapshot]
-              : []
+    const archivedReflections = valid.flatMap((e) =>
+      e._tag === "ReflectionChanged" && e.payload.to === "archived" ? [e.payload] : []
+    )
+    const reflectionsOk = yield* Effect.forEach(
+      archivedReflections,
+      (p) =>
+        state.reflections.archive.add([p.entry_snapshot], typeof p["archived_at"] === "string" ? p["archived_at"] : ts),
+      { discard: true }
+    ).pipe(
+      Effect.zipRight(
+        state.reflections.upsert(
+          valid.flatMap((e) =>
+            e._tag === "ReflectionAdded"
+              ? [e.payload.reflection]
+              : e._tag === "ReflectionChanged" && e.payload.to !== "archived"
+                ? [e.payload.entry_snapshot]
+                : []
+          ),
+          archivedReflections.map((p) => p.reflection_id)
+        )
+      ),
+      Effect.as(true),
+      Effect.catchAll((e) =>
+        Effect.logError("reflections.json write failed; events kept").pipe(
+          Effect.annotateLogs({ error: e._tag }),
+          Effect.as(false)
         )
       )
-      .pipe(
-        Effect.as(true),
-        Effect.catchAll((e) =>
-          Effect.logError("reflections.json write failed; events kept").pipe(
-            Effect.annotateLogs({ error: e._tag }),
-            Effect.as(false)
-          )
+    )
+    const personaOk = yield* state.persona.apply(valid.flatMap((e) => (e._tag === "Persona" ? [e.op] : []))).pipe(
+      Effect.as(true),
+      Effect.catchAll((e) =>
+        Effect.logError("persona write failed; events kept").pipe(
+          Effect.annotateLogs({ error: e._tag }),
+          Effect.as(false)
         )
       )
-    if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk)) return false
+    )
+    if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk && personaOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id
     state.unapplied = []
@@ -299,7 +320,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       facts: FactStore.make(dir),
       compactAt: tunables.event_log_compaction_lines,
       archive: FactArchive.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
-      reflections: ReflectionStore.make(dir),
+      reflections: ReflectionStore.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
+      persona: PersonaStore.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       timeIndex: undefined,
       unapplied: [],
       locale: Option.none(),
@@ -347,4 +369,13 @@ export const release = (state: CharacterState) =>
     yield* checkpoint(state)
     if (state.timeIndex) yield* state.timeIndex.close
     state.timeIndex = undefined
+  })
+
+/** Appends journal lines (the durability point), then applies them to the views. */
+export const journal = (state: CharacterState, lines: ReadonlyArray<EventLog.EventLine>) =>
+  Effect.gen(function* () {
+    if (lines.length === 0) return true
+    yield* state.events.append(lines)
+    state.unapplied.push(...lines)
+    return yield* applyUnapplied(state)
   })

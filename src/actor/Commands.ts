@@ -7,6 +7,7 @@ import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { PersonaFile } from "../memory/persona/Persona.js"
 import type { FunnelCounts } from "../memory/Funnel.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "./Actor.js"
@@ -37,6 +38,8 @@ export interface MaintenanceReport {
   readonly factsMerged: number
   readonly reflectionsAdded: number
   readonly reflectionsChanged: number
+  /** Records whose sub-zero tally advanced or that were archived by the evidence sweep. */
+  readonly evidenceSwept: number
   readonly compressed: boolean
 }
 
@@ -69,6 +72,9 @@ export type Command =
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
+  | { readonly _tag: "EvidenceSweep" }
+  | { readonly _tag: "GetPersona"; readonly reply: Reply<PersonaFile> }
+  | { readonly _tag: "GetSettings"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }
   | { readonly _tag: "ResetConfirmedAt"; readonly reply: Reply<number> }
   | { readonly _tag: "Followups"; readonly reply: Reply<ReadonlyArray<Reflection>> }

@@ -14,6 +14,7 @@ import { contentText, type StoredMessage } from "../domain/Message.js"
 import type { Extracted, Utterance } from "../llm/local/LocalFacts.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { planFacts } from "../memory/facts/Intake.js"
+import type { Fact } from "../memory/facts/Fact.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
@@ -33,6 +34,8 @@ export interface IntakeDeps {
   readonly speakers: Effect.Effect<Speakers>
   readonly language: (state: State.CharacterState, texts: ReadonlyArray<StoredMessage>) => Language
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
+  /** Stage 2 for the facts just added (evidence mapping); failures are logged. */
+  readonly afterFacts: (state: State.CharacterState, facts: ReadonlyArray<Fact>) => Effect.Effect<unknown, unknown>
 }
 
 const noRows: ReadonlyArray<number> = []
@@ -69,11 +72,10 @@ export const make = (deps: IntakeDeps) =>
         const { keep, pairs } = yield* dedup.detect(state, fresh)
         lines.push(...keep.map((fact) => factLine(randomUUID(), FACT_ADDED, fact, created)))
         if (lines.length === 0) return 0
-        yield* state.events.append(lines)
-        state.unapplied.push(...lines)
-        yield* State.applyUnapplied(state)
+        yield* State.journal(state, lines)
         yield* Effect.ignoreLogged(dedup.index(state, keep))
         yield* Effect.ignoreLogged(DedupQueue.make(state.dir).push(pairs))
+        yield* Effect.ignoreLogged(deps.afterFacts(state, keep))
         return keep.length
       })
 

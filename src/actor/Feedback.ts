@@ -99,8 +99,8 @@ export const make = (deps: {
         return lines.length
       })
 
-    /** The user messages of drained `extract_facts` ops. */
-    const userTexts = (payloads: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
+    /** The texts of one speaker type (`human`, `ai`) in drained `extract_facts` ops. */
+    const texts = (payloads: ReadonlyArray<Readonly<Record<string, unknown>>>, type: "human" | "ai") =>
       payloads.flatMap((p) => {
         const messages = p["messages"]
         if (!Array.isArray(messages)) return []
@@ -108,7 +108,7 @@ export const make = (deps: {
           typeof m === "object" &&
           m !== null &&
           "type" in m &&
-          m.type === "human" &&
+          m.type === type &&
           "data" in m &&
           typeof m.data === "object" &&
           m.data !== null &&
@@ -118,5 +118,7 @@ export const make = (deps: {
         )
       })
 
-    return { check, userTexts }
+    const userTexts = (payloads: ReadonlyArray<Readonly<Record<string, unknown>>>) => texts(payloads, "human")
+
+    return { check, texts, userTexts }
   })

@@ -52,18 +52,23 @@ export const makeReads = (deps: {
       return ((yield* Clock.currentTimeMillis) - at) / 1000
     })
 
-  const renderDialog = (state: State.CharacterState, lang: ReadLanguage) =>
+  const renderDialog = <E>(
+    state: State.CharacterState,
+    lang: ReadLanguage,
+    personaBlock: (state: State.CharacterState, lang: Language) => Effect.Effect<string, E>
+  ) =>
     Effect.gen(function* () {
       const { directory, speakers: s } = yield* speakers
       if (!State.exists(state) && !directory.characters.includes(name)) return ""
       const recent = yield* state.recent.read
+      const language = resolveLanguage(state, lang)
       return renderNewDialog({
         speakers: s,
-        language: resolveLanguage(state, lang),
+        language,
         nowMillis: yield* Clock.currentTimeMillis,
         recent: recent.items,
         gapSeconds: yield* gapSeconds(state),
-        persona: ""
+        persona: yield* personaBlock(state, language)
       })
     })
 

@@ -2,7 +2,9 @@
  * Evaluates each live reflection against its lifecycle machine (neko-compat §4.6): the evidence score (read
  * time decay), ages and the powerful-memory switch go in as one `evidence.evaluated` event; a transition
  * the machine allows is journaled as `reflection.state_changed` carrying the whole new record, then applied.
- * Promotion into persona is not wired yet: a reflection the machine would promote stays confirmed.
+ * A promotion the machine asks for (score-driven or time-driven) is carried out by Promotion.ts. The
+ * hourly sweep tallies sub-zero days of reflections and persona entries and archives those at 14 days,
+ * and archives promoted/denied reflections 30 days after their terminal stamp.
  */
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -14,12 +16,16 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import type * as Promotion from "./Promotion.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
 const DAY = 86_400_000
 const live = new Set(["pending", "confirmed"])
 
-export const make = (deps: { readonly tunables: Tunables }) =>
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly promotion: Effect.Effect.Success<ReturnType<typeof Promotion.make>>
+}) =>
   Effect.gen(function* () {
     const files = yield* AppFiles
     const t = deps.tunables
@@ -36,6 +42,7 @@ export const make = (deps: { readonly tunables: Tunables }) =>
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
         const lines = []
+        const promote: Array<{ readonly id: string; readonly mode: "score" | "time" }> = []
         for (const r of yield* state.reflections.load) {
           if (!live.has(r.status)) continue
           const snapshot = reflectionMachine.resolveState({ value: r.status, context: {} })
@@ -53,6 +60,10 @@ export const make = (deps: { readonly tunables: Tunables }) =>
           for (const action of actions.flatMap((a) => Option.toArray(decodeReflectionCommand(a)))) {
             if (action.type === "markConfirmed") {
               updated = { ...updated, status: "confirmed", confirmed_at: ts, auto_confirmed: action.params.auto }
+            } else if (action.type === "requestPromotion") {
+              promote.push({ id: r.id, mode: "score" })
+            } else if (action.type === "promoteTimeDriven") {
+              promote.push({ id: r.id, mode: "time" })
             } else if (action.type === "markBlocked") {
               updated = {
                 ...updated,
@@ -73,11 +84,17 @@ export const make = (deps: { readonly tunables: Tunables }) =>
             )
           }
         }
-        if (lines.length === 0) return 0
-        yield* state.events.append(lines)
-        state.unapplied.push(...lines)
-        yield* State.applyUnapplied(state)
-        return lines.length
+        yield* State.journal(state, lines)
+        let changed = lines.length
+        for (const { id, mode } of promote) {
+          const r = (yield* state.reflections.load).find((x) => x.id === id)
+          if (r === undefined || r.status !== "confirmed") continue
+          const to = yield* mode === "score"
+            ? deps.promotion.scoreDriven(state, r)
+            : deps.promotion.timeDriven(state, r)
+          if (to !== "confirmed") changed++
+        }
+        return changed
       })
 
     /**
@@ -90,10 +107,7 @@ export const make = (deps: { readonly tunables: Tunables }) =>
         const lines = (yield* state.reflections.load)
           .filter((r) => r.status === "confirmed")
           .map((r) => reflectionLine(randomUUID(), { reflection: { ...r, confirmed_at: ts } }, ts, REFLECTION_UPDATED))
-        if (lines.length === 0) return 0
-        yield* state.events.append(lines)
-        state.unapplied.push(...lines)
-        yield* State.applyUnapplied(state)
+        yield* State.journal(state, lines)
         return lines.length
       })
 

@@ -10,6 +10,8 @@ import { StoredMessage } from "../domain/Message.js"
 import { Fact } from "../memory/facts/Fact.js"
 import { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
+import type { PersonaOp } from "../memory/persona/PersonaStore.js"
+import { personaOp, personaTypes } from "./PersonaEvent.js"
 
 export const TURNS_APPENDED = "turns.appended"
 export const RECENT_SPLICED = "recent.spliced"
@@ -95,6 +97,7 @@ export type JournalEvent =
   | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
   | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
   | { readonly _tag: "ReflectionChanged"; readonly eventId: string; readonly payload: StateChangedPayload }
+  | { readonly _tag: "Persona"; readonly eventId: string; readonly op: PersonaOp }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
@@ -200,6 +203,9 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
       onLeft: bad,
       onRight: (payload) => ({ _tag: "FactAbsorbed" as const, eventId: line.event_id, payload })
     })
+  }
+  if (personaTypes.has(line.type)) {
+    return Either.map(personaOp(line), (op) => ({ _tag: "Persona" as const, eventId: line.event_id, op }))
   }
   return Either.left(`no handler for event type ${line.type}`)
 }

@@ -175,6 +175,26 @@ export const router = HttpRouter.empty.pipe(
     })
   ),
   HttpRouter.get(
+    "/get_settings/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.settings(yield* nameParam, yield* queryLanguage).pipe(
+        Effect.map((text) => json(text)),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.get(
+    "/get_persona/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      return yield* memory.persona(yield* nameParam).pipe(
+        Effect.map((persona) => json(persona)),
+        Effect.catchAll((e) => Effect.succeed(failure(e)))
+      )
+    })
+  ),
+  HttpRouter.get(
     "/followup_topics/:name",
     Effect.gen(function* () {
       const memory = yield* MemoryService

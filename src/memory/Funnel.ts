@@ -48,7 +48,7 @@ export const countFunnel = (events: ReadonlyArray<EventLine>, since: number, unt
       const bucket = typeof e.payload["to"] === "string" ? byTarget[e.payload["to"]] : undefined
       if (bucket) counts[bucket]++
     } else if (e.type === "persona.fact_added") {
-      if ("archive_shard_path" in e.payload) counts.persona_entries_archived++
+      if ("archive_shard_path" in e.payload || "archived_at" in e.payload) counts.persona_entries_archived++
       else counts.persona_entries_added++
     } else if (e.type === "persona.entry_updated") counts.persona_entries_rewritten++
   }

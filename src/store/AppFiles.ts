@@ -22,6 +22,9 @@ export interface CoreSwitches {
 export interface CharacterDirectory {
   readonly masterName: Option.Option<string>
   readonly characters: ReadonlyArray<string>
+  /** The master's profile fields (`主人`) and each character's card (`猫娘.<name>`), for card sync. */
+  readonly masterCard: Readonly<Record<string, unknown>> | undefined
+  readonly cards: Readonly<Record<string, Readonly<Record<string, unknown>>>>
 }
 
 export class AppFiles extends Context.Tag("app/store/AppFiles")<
@@ -71,7 +74,17 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
               Option.filter((n) => n.trim() !== "")
             )
             const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
-            return { masterName: master, characters: cats ? Object.keys(cats) : [] }
+            const cards: Record<string, Readonly<Record<string, unknown>>> = {}
+            for (const [n, card] of Object.entries(cats ?? {})) {
+              const fields = Option.getOrUndefined(decodeObject(card))
+              if (fields) cards[n] = fields
+            }
+            return {
+              masterName: master,
+              characters: cats ? Object.keys(cats) : [],
+              masterCard: Option.getOrUndefined(decodeObject(root?.["主人"])),
+              cards
+            }
           })
         )
       }

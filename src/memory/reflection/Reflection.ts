@@ -3,11 +3,7 @@
  * promotion and suppression bookkeeping, with their defaults filled on load. Unknown fields are kept.
  */
 import { Schema } from "effect"
-
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
-const opt = <S extends Schema.Schema.AnyNoContext>(s: S, d: () => Schema.Schema.Type<S>) =>
-  Schema.optionalWith(s, { default: d })
-const NullStr = Schema.NullOr(Schema.String)
+import { NullStr, opt, Rest } from "../../domain/Fields.js"
 
 export const Reflection = Schema.Struct(
   {

@@ -1,26 +1,35 @@
 /**
  * `reflections.json` for one character: decoded with defaults, upserted by id in one atomic write when
- * `reflection.*` journal events apply. Never overwritten when it does not decode.
+ * `reflection.*` journal events apply; archived rows leave for the `reflection_archive/` shards. Never overwritten when it does not decode.
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
 import { writeAtomic } from "../../store/DurableFs.js"
 import * as ViewFile from "../../store/ViewFile.js"
-import { ReflectionsFile, type Reflection } from "./Reflection.js"
+import * as ShardArchive from "../../store/ShardArchive.js"
+import { Reflection, ReflectionsFile } from "./Reflection.js"
 
-export const make = (dir: string) => {
+export const make = (dir: string, options: { readonly maxPerShard: number }) => {
   const view = ViewFile.make(ReflectionsFile, path.join(dir, "reflections.json"))
   const load = view.read.pipe(Effect.map(Option.getOrElse((): ReadonlyArray<Reflection> => [])))
-  const upsert = (changed: ReadonlyArray<Reflection>) =>
+  /** Upserts `changed` by id and drops the `removed` ids (archived rows) in one write. */
+  const upsert = (changed: ReadonlyArray<Reflection>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {
-      if (changed.length === 0) return
+      if (changed.length === 0 && removed.length === 0) return
       const current = yield* load
       const byId = new Map(changed.map((r) => [r.id, r]))
       const known = new Set(current.map((r) => r.id))
-      const next = [...current.map((r) => byId.get(r.id) ?? r), ...changed.filter((r) => !known.has(r.id))]
+      const gone = new Set(removed)
+      const next = [...current.map((r) => byId.get(r.id) ?? r), ...changed.filter((r) => !known.has(r.id))].filter(
+        (r) => !gone.has(r.id)
+      )
       yield* writeAtomic(view.file, ViewFile.encodeJson(next))
     })
-  return { file: view.file, load, upsert }
+  const archive = ShardArchive.make(Reflection, path.join(dir, "reflection_archive"), {
+    maxPerShard: options.maxPerShard,
+    stamp: (r, archivedAt, shard) => ({ ...r, status: "archived", archived_at: archivedAt, archive_shard_path: shard })
+  })
+  return { file: view.file, load, upsert, archive }
 }
 
 export type ReflectionStore = ReturnType<typeof make>

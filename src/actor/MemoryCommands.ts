@@ -1,0 +1,158 @@
+/**
+ * The reflection and persona side of a character actor: it assembles the lifecycle components (synthesis,
+ * evaluation and promotion, the evidence sweep, surfacing, feedback, persona keeping) and answers their
+ * commands, plus the post-turn work after each drained turn (feedback check, mention tracking). Reads of
+ * persona (`/get_persona`, `/get_settings`, the persona block of `/new_dialog`) sync the character card
+ * and lift expired suppressions first.
+ */
+import { Clock, Deferred, Effect, Option } from "effect"
+import type { CharacterName } from "../domain/CharacterName.js"
+import type { Language } from "../domain/Locale.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
+import { countFunnel } from "../memory/Funnel.js"
+import { renderPersona } from "../memory/persona/PersonaRender.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { AppFiles } from "../store/AppFiles.js"
+import { StoreError } from "../store/DurableFs.js"
+import type { OutboxOp } from "../store/Outbox.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import type { Command } from "./Commands.js"
+import * as EvidenceSignals from "./EvidenceSignals.js"
+import * as EvidenceSweep from "./EvidenceSweep.js"
+import * as Feedback from "./Feedback.js"
+import * as LegacySettings from "./LegacySettings.js"
+import * as PersonaKeeper from "./PersonaKeeper.js"
+import * as Promotion from "./Promotion.js"
+import * as ReflectionLifecycle from "./ReflectionLifecycle.js"
+import * as ReflectionSynth from "./ReflectionSynth.js"
+import * as Surfacing from "./Surfacing.js"
+
+const decodeError = (e: { readonly _tag: string; readonly file?: string; readonly message: string }) =>
+  e._tag === "StoreError" && e instanceof StoreError
+    ? e
+    : new StoreError({ op: "decode", file: e.file ?? "", message: e.message })
+
+export const make = (deps: {
+  readonly name: CharacterName
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
+}) =>
+  Effect.gen(function* () {
+    const t = deps.tunables
+    const tokens = yield* Tokenizer
+    const files = yield* AppFiles
+    const keeper = yield* PersonaKeeper.make(deps)
+    const promotion = yield* Promotion.make({ tunables: t, speakers: deps.speakers, keeper })
+    const lifecycle = yield* ReflectionLifecycle.make({ tunables: t, promotion })
+    const sweep = EvidenceSweep.make({ tunables: t })
+    const synth = yield* ReflectionSynth.make({ tunables: t, speakers: deps.speakers, language: deps.language })
+    const surfacing = Surfacing.make({ tunables: t })
+    const feedback = yield* Feedback.make({
+      tunables: t,
+      speakers: deps.speakers,
+      afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
+    })
+
+    const signals = yield* EvidenceSignals.make({
+      tunables: t,
+      speakers: deps.speakers,
+      afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
+    })
+
+    /** The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. */
+    const personaBlock = (state: State.CharacterState, lang: Language) =>
+      Effect.gen(function* () {
+        yield* Effect.ignoreLogged(keeper.liftSuppressions(state))
+        const persona = yield* keeper.ensure(state)
+        const rendered = renderPersona({
+          persona,
+          reflections: (yield* state.reflections.load).filter(
+            (r) => r.status === "pending" || r.status === "confirmed"
+          ),
+          nowMillis: yield* Clock.currentTimeMillis,
+          language: lang,
+          names: yield* deps.speakers,
+          tunables: t,
+          count: tokens.count
+        })
+        return rendered !== "" ? rendered : yield* LegacySettings.render(state.dir, deps.name)
+      }).pipe(
+        Effect.catchTag("ViewDecodeError", (e) =>
+          Effect.logError("persona or reflections unreadable; dialog rendered without them").pipe(
+            Effect.annotateLogs({ file: e.file }),
+            Effect.as("")
+          )
+        )
+      )
+
+    /** Post-turn work after drained `extract_facts` ops: feedback on surfaced reflections, mentions. */
+    const afterTurns = (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) =>
+      Effect.gen(function* () {
+        const payloads = ops.map((op) => op.payload)
+        const userTexts = feedback.userTexts(payloads)
+        yield* Effect.ignoreLogged(feedback.check(state, userTexts))
+        yield* Effect.ignoreLogged(signals.negativeHook(state, userTexts, deps.language(state)))
+        yield* Effect.ignoreLogged(keeper.trackMentions(state, feedback.texts(payloads, "ai")))
+      })
+
+    const evaluate = (state: State.CharacterState) => lifecycle.evaluate(state)
+
+    /** Handles one of this module's commands; false when the command is not one of them. */
+    const handle = (state: State.CharacterState, c: Command) =>
+      Effect.gen(function* () {
+        const answer = <A, E extends { readonly _tag: string; readonly message: string }>(
+          reply: Deferred.Deferred<A, StoreError | import("./Actor.js").ActorDefect>,
+          work: Effect.Effect<A, E>
+        ) =>
+          Effect.either(work).pipe(
+            Effect.flatMap((r) =>
+              Deferred.complete(reply, r._tag === "Right" ? Effect.succeed(r.right) : Effect.fail(decodeError(r.left)))
+            )
+          )
+        switch (c._tag) {
+          case "Synthesize": {
+            const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
+            if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
+            if (c.done) yield* Deferred.succeed(c.done, undefined)
+            return true
+          }
+          case "Followups":
+            yield* answer(c.reply, surfacing.followups(state).pipe(Effect.orElseSucceed(() => [])))
+            return true
+          case "RecordSurfaced":
+            yield* answer(c.reply, surfacing.recordSurfaced(state, c.ids))
+            return true
+          case "Funnel":
+            yield* answer(
+              c.reply,
+              Effect.map(state.events.all, (events) => countFunnel(events, c.since, c.until))
+            )
+            return true
+          case "ResetConfirmedAt":
+            yield* answer(c.reply, lifecycle.resetConfirmedAt(state))
+            return true
+          case "EvaluateReflections":
+            yield* Effect.ignoreLogged(lifecycle.evaluate(state))
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+            return true
+          case "EvidenceSweep":
+            yield* Effect.ignoreLogged(sweep.sweep(state))
+            return true
+          case "GetPersona":
+            yield* answer(c.reply, keeper.ensure(state))
+            return true
+          case "GetSettings": {
+            const known = State.exists(state) || (yield* files.characters).characters.includes(deps.name)
+            const lang = Option.getOrElse(c.lang.language, () => deps.language(state))
+            yield* answer(c.reply, known ? personaBlock(state, lang) : Effect.succeed(`${deps.name}记得{}`))
+            return true
+          }
+          default:
+            return false
+        }
+      })
+
+    return { handle, afterTurns, personaBlock, evaluate, synth, sweep, signals }
+  })

@@ -1,0 +1,201 @@
+/**
+ * A character's persona as the actor keeps it (neko-compat §4.7, §4.8): character-card sync before every
+ * read, adds with the contradiction check (a card line rejects, another entry queues a correction),
+ * mention tracking and suppression after each reply, lifting expired suppressions before each render.
+ * Entry state changes go through the persona machine; every change is journaled with the whole entry.
+ */
+import { Clock, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { transition } from "xstate"
+import { decodePersonaCommand, personaMachine, type PersonaEvent } from "../../machines/persona.js"
+import type { CharacterName } from "../domain/CharacterName.js"
+import { localIso, parseLocal } from "../domain/LocalTime.js"
+import { keywords, overlap } from "../llm/local/LocalOverlap.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { syncCard } from "../memory/persona/CardSync.js"
+import { newEntry, type Correction, type PersonaEntry, type PersonaFile } from "../memory/persona/Persona.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
+import { AppFiles } from "../store/AppFiles.js"
+import type { EventLine } from "../store/EventLog.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import { cardLine, entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
+
+const HOUR = 3_600_000
+const CONTRADICTION_OVERLAP = 0.4
+
+export type AddResult =
+  | { readonly _tag: "Added"; readonly entry: PersonaEntry }
+  | { readonly _tag: "CardConflict"; readonly cardId: string }
+  | { readonly _tag: "Queued"; readonly correctionId: string }
+
+/** The entry's lifecycle state as the persona machine sees it. */
+export const personaState = (e: PersonaEntry) =>
+  personaMachine.resolveState({ value: e.suppress ? "suppressed" : "active", context: { protected: e.protected } })
+
+/** Runs one event through the persona machine; the typed commands it emits. */
+export const personaStep = (e: PersonaEntry, event: PersonaEvent) => {
+  const [next, actions] = transition(personaMachine, personaState(e), event)
+  return { to: String(next.value), commands: actions.flatMap((a) => Option.toArray(decodePersonaCommand(a))) }
+}
+
+export const make = (deps: {
+  readonly name: CharacterName
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+}) =>
+  Effect.gen(function* () {
+    const files = yield* AppFiles
+    const t = deps.tunables
+    const names = Effect.map(deps.speakers, (s) => [s.character, s.master])
+
+    /** Syncs the character-card lines, then returns the persona. */
+    const ensure = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        const directory = yield* files.characters
+        const persona = yield* state.persona.load
+        if (!State.exists(state) && !directory.characters.includes(deps.name)) return persona
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const lines: Array<EventLine> = []
+        const cards = [
+          ["neko", directory.cards[deps.name]],
+          ["master", directory.masterCard]
+        ] as const
+        for (const [section, card] of cards) {
+          if (card === undefined) continue
+          const next = syncCard(section, persona[section]?.facts ?? [], card, ts)
+          if (next !== undefined) lines.push(cardLine(randomUUID(), section, next, ts))
+        }
+        if (lines.length === 0) return persona
+        yield* State.ensureCharacterDir(state)
+        yield* State.journal(state, lines)
+        return yield* state.persona.load
+      })
+
+    /**
+     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap ≥ 0.4): a card line
+     * rejects it, another entry gets a correction queued (not twice for the same pair). Journals the result.
+     */
+    const add = (
+      state: State.CharacterState,
+      persona: PersonaFile,
+      section: string,
+      fields: { readonly id: string; readonly text: string; readonly source: string; readonly sourceId?: string }
+    ) =>
+      Effect.gen(function* () {
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const nameList = yield* names
+        const mine = keywords(fields.text, nameList)
+        const existing = persona[section]?.facts ?? []
+        const already = existing.find((e) => e.id === fields.id)
+        if (already) return { _tag: "Added", entry: already } satisfies AddResult
+        const hit = existing.find(
+          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= CONTRADICTION_OVERLAP
+        )
+        if (hit?.protected) return { _tag: "CardConflict", cardId: hit.id } satisfies AddResult
+        if (hit) {
+          const queue = yield* state.persona.loadCorrections
+          const same = queue.find((c) => c.old_text === hit.text && c.new_text === fields.text && c.entity === section)
+          if (same) return { _tag: "Queued", correctionId: same.correction_id } satisfies AddResult
+          const correction: Correction = {
+            correction_id: randomUUID().replace(/-/g, ""),
+            old_text: hit.text,
+            new_text: fields.text,
+            entity: section,
+            created_at: ts,
+            resolve_attempts: 0,
+            old_id: hit.id,
+            new_source: fields.source,
+            new_source_id: fields.sourceId ?? null
+          }
+          yield* State.journal(state, [queuedLine(randomUUID(), correction, ts)])
+          return { _tag: "Queued", correctionId: correction.correction_id } satisfies AddResult
+        }
+        const entry = newEntry({ ...fields, createdAt: ts })
+        yield* State.journal(state, [
+          entryLine(randomUUID(), PERSONA_FACT_ADDED, section, entry, ts, { source: fields.source })
+        ])
+        return { _tag: "Added", entry } satisfies AddResult
+      })
+
+    /**
+     * After an AI reply: every non-protected persona entry and every confirmed reflection whose keywords
+     * occur in the reply is mentioned; more than `suppress_mention_limit` mentions within the window
+     * suppress it. Returns how many records changed.
+     */
+    const trackMentions = (state: State.CharacterState, replies: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const text = replies.join("\n").toLowerCase()
+        if (text.trim() === "" || !State.exists(state)) return 0
+        const now = yield* Clock.currentTimeMillis
+        const ts = localIso(now)
+        const nameList = yield* names
+        const windowStart = now - t.suppress_window_hours * HOUR
+        const mentioned = (entryText: string) => [...keywords(entryText, nameList)].some((k) => text.includes(k))
+        const recent = (list: ReadonlyArray<string>) => [
+          ...list.filter((iso) => (parseLocal(iso) ?? 0) >= windowStart),
+          ts
+        ]
+        const lines: Array<EventLine> = []
+        const persona = yield* state.persona.load
+        for (const [section, s] of Object.entries(persona)) {
+          for (const e of s.facts) {
+            if (e.protected || e.text === "" || !mentioned(e.text)) continue
+            const mentions = recent(e.recent_mentions)
+            const step = personaStep(e, { type: "mentioned", mentionsInWindow: mentions.length })
+            const suppress = step.commands.some((c) => c.type === "markSuppressed")
+            const updated: PersonaEntry = {
+              ...e,
+              recent_mentions: mentions,
+              ...(suppress ? { suppress: true, suppressed_at: ts } : {})
+            }
+            lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, updated, ts, { source: "mention" }))
+          }
+        }
+        for (const r of yield* state.reflections.load) {
+          if (r.status !== "confirmed" || r.suppress || !mentioned(r.text)) continue
+          const mentions = recent(r.recent_mentions)
+          const suppress = mentions.length > t.suppress_mention_limit
+          const updated: Reflection = {
+            ...r,
+            recent_mentions: mentions,
+            ...(suppress ? { suppress: true, suppressed_at: ts } : {})
+          }
+          lines.push(reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED))
+        }
+        yield* State.journal(state, lines)
+        return lines.length
+      })
+
+    /** Before a render: suppressions older than the cooldown are lifted and their mentions cleared. */
+    const liftSuppressions = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        if (!State.exists(state)) return 0
+        const now = yield* Clock.currentTimeMillis
+        const ts = localIso(now)
+        const hoursSince = (iso: unknown) => {
+          const at = typeof iso === "string" ? parseLocal(iso) : undefined
+          return at === undefined ? Number.POSITIVE_INFINITY : (now - at) / HOUR
+        }
+        const lines: Array<EventLine> = []
+        for (const [section, s] of Object.entries(yield* state.persona.load)) {
+          for (const e of s.facts) {
+            if (!e.suppress) continue
+            const step = personaStep(e, { type: "cooldown.checked", hoursSinceSuppressed: hoursSince(e.suppressed_at) })
+            if (!step.commands.some((c) => c.type === "liftSuppression")) continue
+            const updated: PersonaEntry = { ...e, suppress: false, suppressed_at: null, recent_mentions: [] }
+            lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, updated, ts, { source: "cooldown" }))
+          }
+        }
+        for (const r of yield* state.reflections.load) {
+          if (!r.suppress || hoursSince(r["suppressed_at"]) < t.suppress_cooldown_hours) continue
+          const updated: Reflection = { ...r, suppress: false, suppressed_at: null, recent_mentions: [] }
+          lines.push(reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED))
+        }
+        yield* State.journal(state, lines)
+        return lines.length
+      })
+
+    return { ensure, add, trackMentions, liftSuppressions }
+  })

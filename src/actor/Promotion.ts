@@ -1,0 +1,177 @@
+/**
+ * Promotion of confirmed reflections into persona (neko-compat §4.6). Score-driven (powerful memory ON):
+ * the attempt is stamped first (30-minute backoff, 5 attempts → promote_blocked), then the promotion-merge
+ * task decides: promote_fresh adds `prom_<id>` (a card collision denies, another collision queues a
+ * correction and the reflection waits), merge_into rewrites the target entry (old text into
+ * `version_history`, evidence per-side max, clocks reset, reflection id into `merged_from_ids`), reject
+ * denies. Time-driven (OFF): a plain add. Every outcome is one journaled state change with the whole record.
+ */
+import { Clock, Effect, Either } from "effect"
+import { randomUUID } from "node:crypto"
+import { transition } from "xstate"
+import { reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
+import { localIso } from "../domain/LocalTime.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
+import { score } from "../memory/evidence/Evidence.js"
+import type { PersonaEntry } from "../memory/persona/Persona.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { EventLine } from "../store/EventLog.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
+import type * as PersonaKeeper from "./PersonaKeeper.js"
+import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
+
+/** The persona section a reflection's entity belongs to. */
+export const sectionOf = (entity: string): string =>
+  entity === "master" || entity === "neko" || entity === "relationship" ? entity : "relationship"
+
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly keeper: Effect.Effect.Success<ReturnType<typeof PersonaKeeper.make>>
+}) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const tokens = yield* Tokenizer
+    const t = deps.tunables
+    const { keeper } = deps
+
+    /** Journals the reflection's move to the machine's next state with `fields` stamped on the record. */
+    const move = (
+      state: State.CharacterState,
+      r: Reflection,
+      event: ReflectionEvent,
+      fields: Readonly<Record<string, unknown>>,
+      extra: ReadonlyArray<EventLine> = []
+    ) =>
+      Effect.gen(function* () {
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const [next] = transition(
+          reflectionMachine,
+          reflectionMachine.resolveState({ value: r.status, context: {} }),
+          event
+        )
+        const to = String(next.value)
+        if (to === r.status) return r.status
+        const updated: Reflection = { ...r, ...fields, status: to }
+        const line = stateChangedLine(
+          randomUUID(),
+          { reflection_id: r.id, from: r.status, to, ts, entry_snapshot: updated, ...fields },
+          ts
+        )
+        yield* State.journal(state, [...extra, line])
+        return to
+      })
+
+    const addFresh = (state: State.CharacterState, r: Reflection, source: string) =>
+      Effect.gen(function* () {
+        const persona = yield* keeper.ensure(state)
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const result = yield* keeper.add(state, persona, sectionOf(r.entity), {
+          id: `prom_${r.id}`,
+          text: r.text,
+          source,
+          sourceId: r.id
+        })
+        if (result._tag === "Added") return yield* move(state, r, { type: "promotion.fresh" }, { promoted_at: ts })
+        if (result._tag === "CardConflict") {
+          const reason = `rejected_by_persona_add:${result.cardId}`
+          return yield* move(state, r, { type: "promotion.rejected", reason }, { denied_at: ts, denied_reason: reason })
+        }
+        return r.status
+      })
+
+    /** Powerful memory OFF: confirmed for long enough → a plain persona add. */
+    const timeDriven = (state: State.CharacterState, r: Reflection) => addFresh(state, r, "reflection_time_driven")
+
+    /** Powerful memory ON: one merge-on-promote attempt. */
+    const scoreDriven = (state: State.CharacterState, r: Reflection) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const ts = localIso(now)
+        const attempted: Reflection = {
+          ...r,
+          promote_attempt_count: r.promote_attempt_count + 1,
+          last_promote_attempt_at: ts
+        }
+        yield* State.journal(state, [reflectionLine(randomUUID(), { reflection: attempted }, ts, REFLECTION_UPDATED)])
+        const persona = yield* keeper.ensure(state)
+        const section = sectionOf(r.entity)
+        const pool: Array<PersonaEntry> = []
+        let used = 0
+        for (const e of persona[section]?.facts ?? []) {
+          const cost = tokens.count(e.text)
+          if (e.text === "" || used + cost > t.persona_merge_pool_max_tokens) continue
+          used += cost
+          pool.push(e)
+        }
+        const answer = yield* Effect.either(
+          tasks.promotionMerge({
+            reflection: r.text,
+            entries: pool.map((e) => ({
+              id: e.id,
+              text: e.text,
+              protected: e.protected,
+              score: score(e, now, t, e.protected)
+            })),
+            names: yield* deps.speakers
+          })
+        )
+        if (Either.isLeft(answer)) {
+          yield* Effect.logWarning("promotion merge failed; reflection stays confirmed").pipe(
+            Effect.annotateLogs({ reason: answer.left.reason })
+          )
+          return attempted.status
+        }
+        const a = answer.right
+        const current = (yield* state.reflections.load).find((x) => x.id === r.id)
+        if (current === undefined || current.status !== "confirmed") return current?.status ?? "gone"
+        if (a.action === "reject") {
+          const reason = a.reason ?? "llm_merge_rejected"
+          return yield* move(
+            state,
+            current,
+            { type: "promotion.rejected", reason: "llm_merge_rejected" },
+            { denied_at: ts, denied_reason: "llm_merge_rejected", reject_reason: reason }
+          )
+        }
+        const target = a.action === "merge_into" ? pool.find((e) => e.id === a.target_id && !e.protected) : undefined
+        if (a.action === "merge_into" && target !== undefined && a.merged_text) {
+          if (target.merged_from_ids.includes(r.id)) {
+            return yield* move(
+              state,
+              current,
+              { type: "promotion.merged", into: target.id },
+              { merged_at: ts, absorbed_into: target.id }
+            )
+          }
+          const { version_history, ...snapshot } = target
+          const merged: PersonaEntry = {
+            ...target,
+            text: a.merged_text,
+            reinforcement: Math.max(target.reinforcement, current.reinforcement),
+            disputation: Math.max(target.disputation, current.disputation),
+            rein_last_signal_at: ts,
+            disp_last_signal_at: ts,
+            sub_zero_days: 0,
+            merged_from_ids: [...target.merged_from_ids, r.id],
+            version_history: [...version_history, { ...snapshot, replaced_at: ts }].slice(
+              -t.persona_version_history_max
+            )
+          }
+          return yield* move(
+            state,
+            current,
+            { type: "promotion.merged", into: target.id },
+            { merged_at: ts, absorbed_into: target.id },
+            [entryLine(randomUUID(), PERSONA_ENTRY_UPDATED, section, merged, ts, { source: "promote_merge" })]
+          )
+        }
+        return yield* addFresh(state, current, "reflection")
+      })
+
+    return { timeDriven, scoreDriven }
+  })

@@ -1,0 +1,136 @@
+/**
+ * A character's persona files: `persona.json` (read with the v1 key migration and defaults), the
+ * correction queue `persona_corrections.json` and the archive shards `persona_archive/`. Journal events
+ * reach them as `PersonaOp`s applied in order with one write per file; every op is idempotent (upsert by
+ * id, removal by id, archive skips ids already archived), so replay after a crash is safe.
+ */
+import { Effect, Option, Schema } from "effect"
+import * as path from "node:path"
+import { readText, StoreError, writeAtomic } from "../../store/DurableFs.js"
+import * as ShardArchive from "../../store/ShardArchive.js"
+import * as ViewFile from "../../store/ViewFile.js"
+import {
+  CorrectionsFile,
+  entitySections,
+  migrateKeys,
+  PersonaEntry,
+  PersonaFile,
+  type Correction,
+  type PersonaSection
+} from "./Persona.js"
+
+export type PersonaOp =
+  | { readonly op: "upsert"; readonly section: string; readonly entry: PersonaEntry }
+  | { readonly op: "remove"; readonly section: string; readonly id: string }
+  | { readonly op: "archive"; readonly section: string; readonly entry: PersonaEntry; readonly at: string }
+  /** Replaces the section's character-card entries, which go first in card order. */
+  | { readonly op: "card"; readonly section: string; readonly entries: ReadonlyArray<PersonaEntry> }
+  | { readonly op: "queue"; readonly correction: Correction }
+  | { readonly op: "resolve"; readonly ids: ReadonlyArray<string> }
+  | { readonly op: "attempts"; readonly counts: Readonly<Record<string, number>> }
+
+const decodeRaw = Schema.decodeUnknown(Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+const decodeFile = Schema.decodeUnknown(PersonaFile)
+const encodeFile = Schema.encode(PersonaFile)
+
+const ensureSections = (p: PersonaFile): PersonaFile => {
+  const out: Record<string, PersonaSection> = {}
+  for (const s of entitySections) out[s] = p[s] ?? { facts: [] }
+  return { ...out, ...p }
+}
+
+export const applyOps = (persona: PersonaFile, ops: ReadonlyArray<PersonaOp>): PersonaFile => {
+  const p: Record<string, PersonaSection> = { ...persona }
+  const facts = (s: string) => p[s]?.facts ?? []
+  const put = (s: string, entries: ReadonlyArray<PersonaEntry>) => (p[s] = { ...(p[s] ?? {}), facts: entries })
+  for (const o of ops) {
+    if (o.op === "upsert") {
+      const list = facts(o.section)
+      put(
+        o.section,
+        list.some((e) => e.id === o.entry.id)
+          ? list.map((e) => (e.id === o.entry.id ? o.entry : e))
+          : [...list, o.entry]
+      )
+    } else if (o.op === "remove" || o.op === "archive") {
+      const id = o.op === "remove" ? o.id : o.entry.id
+      put(
+        o.section,
+        facts(o.section).filter((e) => e.id !== id)
+      )
+    } else if (o.op === "card") {
+      put(o.section, [...o.entries, ...facts(o.section).filter((e) => e.source !== "character_card")])
+    }
+  }
+  return p
+}
+
+export const applyCorrections = (queue: ReadonlyArray<Correction>, ops: ReadonlyArray<PersonaOp>) => {
+  let q = [...queue]
+  for (const o of ops) {
+    if (o.op === "queue" && !q.some((c) => c.correction_id === o.correction.correction_id)) q.push(o.correction)
+    else if (o.op === "resolve") q = q.filter((c) => !o.ids.includes(c.correction_id))
+    else if (o.op === "attempts") {
+      q = q.map((c) => {
+        const n = o.counts[c.correction_id]
+        return n === undefined ? c : { ...c, resolve_attempts: n }
+      })
+    }
+  }
+  return q
+}
+
+export const make = (dir: string, options: { readonly maxPerShard: number }) => {
+  const file = path.join(dir, "persona.json")
+  const corrections = ViewFile.make(CorrectionsFile, path.join(dir, "persona_corrections.json"))
+  const archive = ShardArchive.make(PersonaEntry, path.join(dir, "persona_archive"), {
+    maxPerShard: options.maxPerShard,
+    stamp: (e, archivedAt, shard) => ({ ...e, archived_at: archivedAt, archive_shard_path: shard })
+  })
+
+  /** The persona with its entity sections; `None` when persona.json does not exist yet. */
+  const read = readText(file).pipe(
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.succeed(Option.none<PersonaFile>()),
+        onSome: (text) =>
+          decodeRaw(text).pipe(
+            Effect.flatMap((raw) => decodeFile(migrateKeys(raw))),
+            Effect.map((p) => Option.some(ensureSections(p))),
+            Effect.mapError((e) => new ViewFile.ViewDecodeError({ file, message: e.message.slice(0, 500) }))
+          )
+      })
+    )
+  )
+  const load = Effect.map(
+    read,
+    Option.getOrElse(() => ensureSections({}))
+  )
+  const loadCorrections = Effect.map(
+    corrections.read,
+    Option.getOrElse((): ReadonlyArray<Correction> => [])
+  )
+
+  const write = (p: PersonaFile) =>
+    encodeFile(p).pipe(
+      Effect.mapError((e) => new StoreError({ op: "encode", file, message: e.message.slice(0, 500) })),
+      Effect.flatMap((encoded) => writeAtomic(file, ViewFile.encodeJson(encoded)))
+    )
+
+  const apply = (ops: ReadonlyArray<PersonaOp>) =>
+    Effect.gen(function* () {
+      if (ops.length === 0) return
+      const archived = ops.flatMap((o) => (o.op === "archive" ? [o] : []))
+      for (const o of archived) yield* archive.add([o.entry], o.at)
+      if (ops.some((o) => o.op === "upsert" || o.op === "remove" || o.op === "archive" || o.op === "card")) {
+        yield* write(applyOps(yield* load, ops))
+      }
+      if (ops.some((o) => o.op === "queue" || o.op === "resolve" || o.op === "attempts")) {
+        yield* corrections.write(applyCorrections(yield* loadCorrections, ops))
+      }
+    })
+
+  return { file, read, load, loadCorrections, apply, archive, write }
+}
+
+export type PersonaStore = ReturnType<typeof make>
