@@ -244,6 +244,7 @@ export const make = (name: CharacterName) =>
           } else if (c._tag === "IdleMaintenance") {
             yield* compaction.start(state, true, false)
             if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
+            yield* memory.handle(state, { _tag: "ResolveCorrections" })
             yield* compaction.whenDone(state, reviewer.offer(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "ArchiveSweep") {
@@ -258,6 +259,8 @@ export const make = (name: CharacterName) =>
             const added = yield* Effect.orElseSucceed(memory.synth.synthesize(state), () => undefined)
             const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
             const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
+            yield* memory.handle(state, { _tag: "RebuttalTick" })
+            yield* memory.handle(state, { _tag: "ResolveCorrections" })
             const before = state.compressing
             yield* compaction.start(state, true, false)
             const report = {

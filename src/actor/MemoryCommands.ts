@@ -1,7 +1,8 @@
 /**
  * The reflection and persona side of a character actor: it assembles the lifecycle components (synthesis,
  * evaluation and promotion, the evidence sweep, surfacing, feedback, persona keeping) and answers their
- * commands, plus the post-turn work after each drained turn (feedback check, mention tracking). Reads of
+ * commands, plus the post-turn work after each drained turn (feedback check, negative-keyword hook,
+ * mention tracking, persona corrections), the rebuttal loop and correction resolution when idle. Reads of
  * persona (`/get_persona`, `/get_settings`, the persona block of `/new_dialog`) sync the character card
  * and lift expired suppressions first.
  */
@@ -18,7 +19,9 @@ import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
+import * as Corrections from "./Corrections.js"
 import * as EvidenceSignals from "./EvidenceSignals.js"
+import * as Rebuttal from "./Rebuttal.js"
 import * as EvidenceSweep from "./EvidenceSweep.js"
 import * as Feedback from "./Feedback.js"
 import * as LegacySettings from "./LegacySettings.js"
@@ -61,6 +64,9 @@ export const make = (deps: {
       afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
     })
 
+    const corrections = yield* Corrections.make({ tunables: t, speakers: deps.speakers })
+    const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers })
+
     /** The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. */
     const personaBlock = (state: State.CharacterState, lang: Language) =>
       Effect.gen(function* () {
@@ -95,6 +101,7 @@ export const make = (deps: {
         yield* Effect.ignoreLogged(feedback.check(state, userTexts))
         yield* Effect.ignoreLogged(signals.negativeHook(state, userTexts, deps.language(state)))
         yield* Effect.ignoreLogged(keeper.trackMentions(state, feedback.texts(payloads, "ai")))
+        yield* Effect.ignoreLogged(corrections.resolve(state))
       })
 
     const evaluate = (state: State.CharacterState) => lifecycle.evaluate(state)
@@ -139,6 +146,13 @@ export const make = (deps: {
             return true
           case "EvidenceSweep":
             yield* Effect.ignoreLogged(sweep.sweep(state))
+            return true
+          case "RebuttalTick":
+            yield* Effect.ignoreLogged(rebuttal.tick(state))
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+            return true
+          case "ResolveCorrections":
+            yield* Effect.ignoreLogged(corrections.resolve(state))
             return true
           case "GetPersona":
             yield* answer(c.reply, keeper.ensure(state))

@@ -25,7 +25,9 @@ const commandOf = (name: Loop["name"], reply: Deferred.Deferred<void, StoreError
         ? { _tag: "EvaluateReflections", reply }
         : name === "reflection_synthesis"
           ? { _tag: "Synthesize", done: reply }
-          : { _tag: "ArchiveSweep", reply }
+          : name === "rebuttal"
+            ? { _tag: "RebuttalTick", reply }
+            : { _tag: "ArchiveSweep", reply }
 
 export const fanOut = (loop: Loop) =>
   Effect.gen(function* () {

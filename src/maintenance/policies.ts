@@ -12,7 +12,13 @@ export const llmRetry = Schedule.exponential("1 second", 2).pipe(Schedule.inters
 
 /** A background loop of neko-compat §4.13: first run after `first`, then every `every`. */
 export interface Loop {
-  readonly name: "idle_maintenance" | "signal_extraction" | "auto_promote" | "reflection_synthesis" | "archive_sweep"
+  readonly name:
+    | "idle_maintenance"
+    | "signal_extraction"
+    | "auto_promote"
+    | "reflection_synthesis"
+    | "archive_sweep"
+    | "rebuttal"
   readonly first: Duration.DurationInput
   readonly every: Duration.DurationInput
 }
@@ -22,7 +28,8 @@ export const loops: ReadonlyArray<Loop> = [
   { name: "signal_extraction", first: "60 seconds", every: "40 seconds" },
   { name: "auto_promote", first: "150 seconds", every: "180 seconds" },
   { name: "reflection_synthesis", first: "200 seconds", every: "180 seconds" },
-  { name: "archive_sweep", first: "250 seconds", every: "3600 seconds" }
+  { name: "archive_sweep", first: "250 seconds", every: "3600 seconds" },
+  { name: "rebuttal", first: "100 seconds", every: "180 seconds" }
 ]
 
 /** The repetition of a loop after its first run. */

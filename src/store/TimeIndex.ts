@@ -48,6 +48,8 @@ export interface TimeIndex {
   readonly humanAfter: (rowId: number) => Effect.Effect<number, StoreError>
   /** Rows with an id above `rowId`, oldest first. */
   readonly rowsAfter: (rowId: number, limit: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
+  /** Human messages with a timestamp after `timestamp` (SQLite text order), oldest first. */
+  readonly humanSince: (timestamp: string, limit: number) => Effect.Effect<ReadonlyArray<TimeRow>, StoreError>
   /** Indexes facts' pre-tokenized text in `facts_fts_v2` (replacing an earlier entry of the same id). */
   readonly indexFacts: (
     entries: ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>
@@ -129,6 +131,9 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
     "SELECT id, session_id, message, timestamp FROM time_indexed_original WHERE id > ? ORDER BY id LIMIT ?"
   )
   const maxTs = db.prepare("SELECT MAX(timestamp) AS ts FROM time_indexed_original")
+  const humanSince = db.prepare(
+    "SELECT id, session_id, message, timestamp FROM time_indexed_original WHERE timestamp > ? AND json_valid(message) AND json_extract(message, '$.type') = 'human' ORDER BY timestamp, id LIMIT ?"
+  )
   const list = db.prepare(
     "SELECT id, session_id, message, timestamp FROM time_indexed_original ORDER BY timestamp, id LIMIT ?"
   )
@@ -163,6 +168,7 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
         return r.first === null ? [] : Array.from({ length: r.count }, (_, i) => (r.first ?? 0) + i)
       }),
     rowsAfter: (rowId, limit) => wrap("query", () => decodeRows(after.all(rowId, limit))),
+    humanSince: (timestamp, limit) => wrap("query", () => decodeRows(humanSince.all(timestamp, limit))),
     humanAfter: (rowId) => wrap("query", () => Number(countHuman.pluck().get(rowId) ?? 0)),
     checkpoint: wrap("checkpoint", () => {
       db.pragma("wal_checkpoint(PASSIVE)")

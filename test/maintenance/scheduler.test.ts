@@ -38,7 +38,8 @@ describe("maintenance scheduler", () => {
         ["signal_extraction", "60 seconds", "40 seconds"],
         ["auto_promote", "150 seconds", "180 seconds"],
         ["reflection_synthesis", "200 seconds", "180 seconds"],
-        ["archive_sweep", "250 seconds", "3600 seconds"]
+        ["archive_sweep", "250 seconds", "3600 seconds"],
+        ["rebuttal", "100 seconds", "180 seconds"]
       ]
     )
   })

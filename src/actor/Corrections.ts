@@ -1,0 +1,147 @@
+/**
+ * Resolving queued persona corrections (neko-compat §4.7; powerful memory ON, post-turn and idle): at
+ * most `persona_correction_batch_limit` items with fewer than 5 attempts go to the correction task.
+ * merge rewrites the old entry (its previous version into `version_history`), keep_new replaces it with
+ * the new statement, keep_old drops the new one, keep_both appends it. A reflection waiting on the
+ * correction is promoted when its text (or a merge of it) lands, denied on keep_old. Items the answer
+ * does not cover, and whole batches that fail, count one attempt each.
+ */
+import { Clock, Effect, Either, Option } from "effect"
+import { transition } from "xstate"
+import { decodePersonaCommand, personaMachine } from "../../machines/persona.js"
+import { randomUUID } from "node:crypto"
+import { localIso } from "../domain/LocalTime.js"
+import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { manualEntryId, newEntry, type Correction, type PersonaEntry } from "../memory/persona/Persona.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { AppFiles } from "../store/AppFiles.js"
+import type { EventLine } from "../store/EventLog.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import {
+  attemptedLine,
+  entryLine,
+  PERSONA_ENTRY_UPDATED,
+  PERSONA_FACT_ADDED,
+  removedLine,
+  resolvedLine
+} from "./PersonaEvent.js"
+import { stateChangedLine } from "./TurnEvent.js"
+
+const MAX_ATTEMPTS = 5
+
+export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
+  Effect.gen(function* () {
+    const tasks = yield* MemoryTasks
+    const files = yield* AppFiles
+    const t = deps.tunables
+
+    const newFrom = (c: Correction, ts: string): PersonaEntry =>
+      newEntry({
+        id:
+          c.new_source_id !== null && c.new_source.startsWith("reflection")
+            ? `prom_${c.new_source_id}`
+            : manualEntryId(ts, c.new_text),
+        text: c.new_text,
+        source: c.new_source,
+        ...(c.new_source_id !== null ? { sourceId: c.new_source_id } : {}),
+        createdAt: ts
+      })
+
+    /** Resolves one batch; returns how many corrections were resolved. */
+    const resolve = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        if (!State.exists(state) || !(yield* files.core).powerful_memory_enabled) return 0
+        const batch = (yield* state.persona.loadCorrections)
+          .filter((c) => c.resolve_attempts < MAX_ATTEMPTS)
+          .slice(0, t.persona_correction_batch_limit)
+        if (batch.length === 0) return 0
+        const ts = localIso(yield* Clock.currentTimeMillis)
+        const attempt = (items: ReadonlyArray<Correction>) =>
+          items.length === 0
+            ? []
+            : [
+                attemptedLine(
+                  randomUUID(),
+                  Object.fromEntries(items.map((c) => [c.correction_id, c.resolve_attempts + 1])),
+                  ts
+                )
+              ]
+        const answer = yield* Effect.either(
+          tasks.resolveCorrections({
+            pairs: batch.map((c) => ({ old: c.old_text, new: c.new_text })),
+            names: yield* deps.speakers
+          })
+        )
+        if (Either.isLeft(answer)) {
+          yield* State.journal(state, attempt(batch))
+          return 0
+        }
+        const persona = yield* state.persona.load
+        const reflections = yield* state.reflections.load
+        const lines: Array<EventLine> = []
+        const done = new Set<string>()
+        for (const item of answer.right) {
+          const c = batch[item.index]
+          if (c === undefined || done.has(c.correction_id)) continue
+          done.add(c.correction_id)
+          const section = c.entity
+          const old = (persona[section]?.facts ?? []).find((e) => e.id === c.old_id || e.text === c.old_text)
+          const fresh = newFrom(c, ts)
+          const [, actions] = transition(
+            personaMachine,
+            personaMachine.resolveState({ value: "corrected", context: { protected: old?.protected ?? false } }),
+            { type: "correction.resolved", action: item.action, ...(item.text ? { text: item.text } : {}) }
+          )
+          for (const command of actions.flatMap((a) => Option.toArray(decodePersonaCommand(a)))) {
+            if (command.type === "rewrite" && old !== undefined && command.params.text !== "") {
+              const { version_history, ...snapshot } = old
+              const rewritten: PersonaEntry = {
+                ...old,
+                text: command.params.text,
+                version_history: [...version_history, { ...snapshot, replaced_at: ts }].slice(
+                  -t.persona_version_history_max
+                )
+              }
+              lines.push(
+                entryLine(randomUUID(), PERSONA_ENTRY_UPDATED, section, rewritten, ts, { source: "correction_merge" })
+              )
+            } else if (
+              command.type === "replaceWithNew" ||
+              command.type === "appendNew" ||
+              (command.type === "rewrite" && old === undefined)
+            ) {
+              if (command.type === "replaceWithNew" && old !== undefined && !old.protected) {
+                lines.push(removedLine(randomUUID(), section, old.id, "correction_keep_new", ts))
+              }
+              lines.push(entryLine(randomUUID(), PERSONA_FACT_ADDED, section, fresh, ts, { source: c.new_source }))
+            }
+          }
+          const waiting = reflections.find((r) => r.id === c.new_source_id && r.status === "confirmed")
+          if (waiting !== undefined) {
+            const kept = item.action !== "keep_old"
+            const to = kept ? "promoted" : "denied"
+            const fields = kept ? { promoted_at: ts } : { denied_at: ts, denied_reason: "correction_keep_old" }
+            lines.push(
+              stateChangedLine(
+                randomUUID(),
+                {
+                  reflection_id: waiting.id,
+                  from: "confirmed",
+                  to,
+                  ts,
+                  entry_snapshot: { ...waiting, ...fields, status: to }
+                },
+                ts
+              )
+            )
+          }
+        }
+        lines.push(resolvedLine(randomUUID(), [...done], "resolved", ts))
+        lines.push(...attempt(batch.filter((c) => !done.has(c.correction_id))))
+        yield* State.journal(state, lines)
+        return done.size
+      })
+
+    return { resolve }
+  })
