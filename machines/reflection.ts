@@ -5,7 +5,7 @@
  * actions the actor interprets (each becomes one journaled `reflection.state_changed`).
  */
 import { Schema } from "effect"
-import { setup } from "xstate"
+import { and, or, setup, stateIn } from "xstate"
 
 export type ReflectionEvent =
   | {
@@ -34,6 +34,9 @@ export const limits = {
   archiveDays: 14,
   keepDays: 30
 }
+
+/** Feedback only applies while the reflection is still live. */
+const live = or([stateIn("pending"), stateIn("confirmed")])
 
 const evaluated = (e: ReflectionEvent) => (e.type === "evidence.evaluated" ? e : undefined)
 
@@ -88,7 +91,18 @@ export const reflectionMachine = setup({
       guard: "subZeroLong",
       target: ".archived",
       actions: { type: "archive", params: { reason: "sub_zero" } }
-    }
+    },
+    feedback: [
+      {
+        guard: and([live, "denied"]),
+        target: ".denied",
+        actions: [
+          { type: "applyFeedback", params: { verdict: "denied" } },
+          { type: "markDenied", params: { reason: "user_denied" } }
+        ]
+      },
+      { guard: live, actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
+    ]
   },
   states: {
     pending: {
@@ -96,17 +110,6 @@ export const reflectionMachine = setup({
         "evidence.evaluated": [
           { guard: "scoreConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: false } } },
           { guard: "ageConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: true } } }
-        ],
-        feedback: [
-          {
-            guard: "denied",
-            target: "denied",
-            actions: [
-              { type: "applyFeedback", params: { verdict: "denied" } },
-              { type: "markDenied", params: { reason: "user_denied" } }
-            ]
-          },
-          { actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
         ]
       }
     },
@@ -120,17 +123,6 @@ export const reflectionMachine = setup({
           },
           { guard: "promotionDue", actions: "requestPromotion" },
           { guard: "ageConfirmedPromotes", actions: "promoteTimeDriven" }
-        ],
-        feedback: [
-          {
-            guard: "denied",
-            target: "denied",
-            actions: [
-              { type: "applyFeedback", params: { verdict: "denied" } },
-              { type: "markDenied", params: { reason: "user_denied" } }
-            ]
-          },
-          { actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
         ],
         rebutted: { target: "denied", actions: { type: "markDenied", params: { reason: "rebuttal" } } },
         "promotion.fresh": { target: "promoted", actions: "markPromoted" },

@@ -92,6 +92,8 @@ describe("reflection machine", () => {
       runReflection([evaluated({ score: 1 }), { type: "feedback", verdict: "confirmed" }]).value,
       "confirmed"
     )
+    const late = runReflection([{ type: "feedback", verdict: "denied" }, { type: "feedback", verdict: "confirmed" }])
+    assert.deepStrictEqual([late.value, late.actions], ["denied", []])
   })
 
   it("archives after 14 sub-zero days from any state, and terminal rows after 30 days", () => {
