@@ -1,6 +1,6 @@
 /**
- * A character's persona as the actor keeps it (neko-compat §4.7, §4.8): character-card sync before every
- * read, adds with the contradiction check (a card line rejects, another entry queues a correction),
+ * A character's persona as the actor keeps it (neko-compat §4.5, §4.7, §4.8): character-card sync and
+ * the one-shot evidence migration before every read, adds with the contradiction check (a card line rejects, another entry queues a correction),
  * mention tracking and suppression after each reply, lifting expired suppressions before each render.
  * Entry state changes go through the persona machine; every change is journaled with the whole entry.
  */
@@ -13,7 +13,7 @@ import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "../llm/local/LocalOverlap.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { syncCard } from "../memory/persona/CardSync.js"
-import { newEntry, type Correction, type PersonaEntry, type PersonaFile } from "../memory/persona/Persona.js"
+import { META, newEntry, type Correction, type PersonaEntry, type PersonaFile } from "../memory/persona/Persona.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
@@ -24,6 +24,7 @@ import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const HOUR = 3_600_000
 const CONTRADICTION_OVERLAP = 0.4
+const MIGRATION_MARKER = "__evidence_migration_v1__"
 
 export type AddResult =
   | { readonly _tag: "Added"; readonly entry: PersonaEntry }
@@ -67,10 +68,46 @@ export const make = (deps: {
           const next = syncCard(section, persona[section]?.facts ?? [], card, ts)
           if (next !== undefined) lines.push(cardLine(randomUUID(), section, next, ts))
         }
+        if (State.exists(state) && !(persona[META]?.facts ?? []).some((e) => e.id === MIGRATION_MARKER)) {
+          lines.push(...(yield* evidenceMigration(state, ts)))
+        }
         if (lines.length === 0) return persona
         yield* State.ensureCharacterDir(state)
         yield* State.journal(state, lines)
         return yield* state.persona.load
+      })
+
+    /**
+     * The one-shot evidence migration (§4.5): reflections that never had evidence are seeded by status
+     * (promoted 2/0, confirmed 1/0, denied 0/2), then the `__meta__` marker is added.
+     */
+    const evidenceMigration = (state: State.CharacterState, ts: string) =>
+      Effect.gen(function* () {
+        const seeds: Readonly<Record<string, { readonly reinforcement: number; readonly disputation: number }>> = {
+          promoted: { reinforcement: 2, disputation: 0 },
+          confirmed: { reinforcement: 1, disputation: 0 },
+          denied: { reinforcement: 0, disputation: 2 }
+        }
+        const lines: Array<EventLine> = []
+        for (const r of yield* state.reflections.load) {
+          const seed = seeds[r.status]
+          const untouched =
+            r.reinforcement === 0 &&
+            r.disputation === 0 &&
+            r.rein_last_signal_at === null &&
+            r.disp_last_signal_at === null
+          if (seed === undefined || !untouched) continue
+          const seeded: Reflection = {
+            ...r,
+            ...seed,
+            rein_last_signal_at: seed.reinforcement !== 0 ? ts : null,
+            disp_last_signal_at: seed.disputation !== 0 ? ts : null
+          }
+          lines.push(reflectionLine(randomUUID(), { reflection: seeded }, ts, REFLECTION_UPDATED))
+        }
+        const marker = newEntry({ id: MIGRATION_MARKER, text: "", source: "migration", createdAt: ts, protected: true })
+        lines.push(entryLine(randomUUID(), PERSONA_FACT_ADDED, META, marker, ts, { source: "migration_seed" }))
+        return lines
       })
 
     /**

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
 import { boot, setPowerful, testSettings } from "../support/layers.js"
 
 const NOW = new Date(2026, 10, 30, 12).getTime()
@@ -27,7 +28,8 @@ const plant = (
     readonly reflections?: ReadonlyArray<Record<string, unknown>>
     readonly persona?: Record<string, unknown>
     readonly characters?: Record<string, unknown>
-  }
+  },
+  llm?: Awaited<Effect.Effect.Success<typeof ScriptedLlm.make>>["layer"]
 ) =>
   Effect.gen(function* () {
     const settings = testSettings()
@@ -39,7 +41,7 @@ const plant = (
     if (files.characters)
       writeFileSync(path.join(settings.configDir, "characters.json"), JSON.stringify(files.characters))
     yield* TestClock.setTime(NOW)
-    const memory = yield* boot(settings)
+    const memory = yield* boot(settings, llm ? { llm } : {})
     const reflections = () => json(path.join(dir, "reflections.json"))
     const persona = () => json(path.join(dir, "persona.json"))
     const say = (...lines: ReadonlyArray<readonly [role: "user" | "assistant", text: string]>) =>
@@ -174,6 +176,52 @@ describe("promotion with powerful memory on (score-driven)", () => {
   )
 })
 
+describe("merge-on-promote with a model", () => {
+  const strong = { status: "confirmed", reinforcement: 2.5, rein_last_signal_at: "2026-11-30T12:00:00.000000" }
+  const persona = { master: { facts: [entry("manual_1", "Alex plays guitar.")] } }
+
+  it.scoped("a failed call counts an attempt; the next one, 30 minutes later, merges as the model says", () =>
+    Effect.gen(function* () {
+      const scripted = yield* ScriptedLlm.make
+      const life = yield* plant(true, { reflections: [reflection({ ...strong })], persona }, scripted.layer)
+      yield* scripted.script.push("reflection.promotion_merge", { fail: "timeout" })
+      yield* life.memory.maintainNow("Life")
+      assert.deepStrictEqual(
+        [life.reflections()[0].status, life.reflections()[0].promote_attempt_count],
+        ["confirmed", 1]
+      )
+      const answer = { action: "merge_into", target_id: "manual_1", merged_text: "Alex plays guitar and loves ramen." }
+      yield* scripted.script.push("reflection.promotion_merge", { answer: JSON.stringify(answer) })
+      yield* TestClock.adjust("29 minutes")
+      yield* life.memory.maintainNow("Life")
+      assert.strictEqual(life.reflections()[0].promote_attempt_count, 1)
+      yield* TestClock.adjust("1 minute")
+      yield* life.memory.maintainNow("Life")
+      assert.deepStrictEqual([life.reflections()[0].status, life.reflections()[0].promote_attempt_count], ["merged", 2])
+      assert.strictEqual(life.persona().master.facts[0].text, "Alex plays guitar and loves ramen.")
+      const prompts = (yield* scripted.script.requests).filter((r) => r.task === "reflection.promotion_merge")
+      assert.strictEqual(prompts.length, 2)
+      assert.include(prompts[0]?.messages[0]?.content ?? "", "[manual_1] Alex plays guitar.")
+    })
+  )
+
+  it.scoped("a rejection denies the reflection with the model's reason", () =>
+    Effect.gen(function* () {
+      const scripted = yield* ScriptedLlm.make
+      const life = yield* plant(true, { reflections: [reflection({ ...strong })], persona }, scripted.layer)
+      yield* scripted.script.push("reflection.promotion_merge", {
+        answer: '{"action": "reject", "reason": "already known"}'
+      })
+      yield* life.memory.maintainNow("Life")
+      const [r] = life.reflections()
+      assert.deepStrictEqual(
+        [r.status, r.denied_reason, r.reject_reason],
+        ["denied", "llm_merge_rejected", "already known"]
+      )
+    })
+  )
+})
+
 describe("user signals with powerful memory on", () => {
   it.scoped("the rebuttal loop denies a confirmed reflection the user contradicts, without disputation", () =>
     Effect.gen(function* () {
@@ -226,6 +274,33 @@ describe("user signals with powerful memory on", () => {
         [persona().master.facts[0].suppress, persona().master.facts[0].recent_mentions],
         [false, []]
       )
+    })
+  )
+})
+
+describe("the one-shot evidence migration", () => {
+  it.scoped("seeds legacy reflections by status once and leaves the marker in __meta__", () =>
+    Effect.gen(function* () {
+      const legacy = (id: string, status: string) => reflection({ id, status })
+      const { memory, dir, reflections } = yield* plant(true, {
+        reflections: [legacy("ref_p", "promoted"), legacy("ref_c", "confirmed"), legacy("ref_d", "denied")]
+      })
+      const persona = yield* memory.persona("Life")
+      assert.deepStrictEqual(
+        persona["__meta__"]?.facts.map((e) => [e.id, e.protected, e.text]),
+        [["__evidence_migration_v1__", true, ""]]
+      )
+      assert.deepStrictEqual(
+        reflections().map((r: { reinforcement: number; disputation: number }) => [r.reinforcement, r.disputation]),
+        [
+          [2, 0],
+          [1, 0],
+          [0, 2]
+        ]
+      )
+      const before = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+      yield* memory.persona("Life")
+      assert.strictEqual(readFileSync(path.join(dir, "events.ndjson"), "utf8"), before)
     })
   )
 })
