@@ -159,7 +159,13 @@ export const make = (deps: {
             return true
           case "GetSettings": {
             const known = State.exists(state) || (yield* files.characters).characters.includes(deps.name)
-            const lang = Option.getOrElse(c.lang.language, () => deps.language(state))
+            const lang = Option.getOrElse(
+              Option.orElse(
+                Option.orElse(c.lang.language, () => state.locale),
+                () => c.lang.renderLanguage
+              ),
+              () => deps.language(state)
+            )
             yield* answer(c.reply, known ? personaBlock(state, lang) : Effect.succeed(`${deps.name}记得{}`))
             return true
           }

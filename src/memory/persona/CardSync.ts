@@ -2,8 +2,9 @@
  * Character-card sync (neko-compat §2.5): every non-reserved, non-empty scalar or list field of the
  * character's card (→ `neko`) and of the master's profile (→ `master`) becomes one protected entry
  * `"<field>: <value>"` (lists joined with `、`; `__ai_context.*` fields keep the value only) with the id
- * `card_<hash>`, in card field order. A changed text is updated in place (evidence kept), a removed field
- * drops its entry. Returns the section's new card entries, or undefined when nothing changed.
+ * `card_<hash>`, in card field order. A changed text is updated in place (evidence kept, text-derived caches
+ * cleared), a removed field drops its entry. Returns the section's new card entries, or undefined when
+ * nothing changed.
  */
 import { cardEntryId, newEntry, type PersonaEntry } from "./Persona.js"
 
@@ -60,6 +61,16 @@ export const cardLines = (
     return [{ id: cardEntryId(entity, field), text: field.startsWith("__ai_context.") ? value : `${field}: ${value}` }]
   })
 
+/** Caches derived from an entry's text (N.E.K.O.'s token count and embedding triples), cleared when it changes. */
+const staleCaches = {
+  token_count: null,
+  token_count_text_sha256: null,
+  token_count_tokenizer: null,
+  embedding: null,
+  embedding_text_sha256: null,
+  embedding_model_id: null
+}
+
 export const syncCard = (
   entity: string,
   existing: ReadonlyArray<PersonaEntry>,
@@ -71,7 +82,7 @@ export const syncCard = (
   const next = cardLines(entity, card).map(({ id, text }) => {
     const old = byId.get(id)
     if (old === undefined) return newEntry({ id, text, source: "character_card", createdAt: nowIso, protected: true })
-    return old.text === text ? old : { ...old, text }
+    return old.text === text ? old : { ...old, ...staleCaches, text }
   })
   const same = next.length === current.length && next.every((e, i) => e === current[i])
   return same ? undefined : next
