@@ -171,11 +171,13 @@ export const applyUnapplied = (state: CharacterState) =>
       absorbed.size === 0
         ? []
         : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.facts }))
+    const changed = valid.flatMap((e) =>
+      e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
+    )
+    const latest = new Map([...current, ...changed].map((f) => [f.id, f]))
     const upserts = [
-      ...valid.flatMap((e) =>
-        e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
-      ),
-      ...current.filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
+      ...changed,
+      ...[...latest.values()].filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
     ]
     const factsOk = yield* state.archive
       .add(
@@ -222,7 +224,10 @@ export const applyUnapplied = (state: CharacterState) =>
     const reflectionsOk = yield* Effect.forEach(
       archivedReflections,
       (p) =>
-        state.reflections.archive.add([p.entry_snapshot], typeof p["archived_at"] === "string" ? p["archived_at"] : ts),
+        state.reflections.archive.add(
+          [p.entry_snapshot],
+          [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
+        ),
       { discard: true }
     ).pipe(
       Effect.zipRight(

@@ -29,7 +29,7 @@ export const make = (dir: string) => {
     return cache.index
   })
 
-  /** Inserts or replaces facts by id and drops `removed` ids, in one write. */
+  /** Inserts or replaces facts by id (the last record of an id wins) and drops `removed` ids, in one write. */
   const upsert = (changed: ReadonlyArray<Fact>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {
       if (changed.length === 0 && removed.length === 0) return
@@ -38,7 +38,7 @@ export const make = (dir: string) => {
       const gone = new Set(removed)
       const kept = facts.filter((f) => !gone.has(f.id)).map((f) => byId.get(f.id) ?? f)
       const known = new Set(facts.map((f) => f.id))
-      const next = [...kept, ...changed.filter((f) => !known.has(f.id) && !gone.has(f.id))]
+      const next = [...kept, ...[...byId.values()].filter((f) => !known.has(f.id) && !gone.has(f.id))]
       if (next.length === facts.length && next.every((f, i) => f === facts[i])) return
       yield* writeAtomic(view.file, ViewFile.encodeJson(next))
       cache = { stamp: yield* stampOf(view.file), index: indexOf(next) }

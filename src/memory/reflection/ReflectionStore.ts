@@ -12,7 +12,7 @@ import { Reflection, ReflectionsFile } from "./Reflection.js"
 export const make = (dir: string, options: { readonly maxPerShard: number }) => {
   const view = ViewFile.make(ReflectionsFile, path.join(dir, "reflections.json"))
   const load = view.read.pipe(Effect.map(Option.getOrElse((): ReadonlyArray<Reflection> => [])))
-  /** Upserts `changed` by id and drops the `removed` ids (archived rows) in one write. */
+  /** Upserts `changed` by id (an id's last record wins), drops the `removed` ids (archived rows), in one write. */
   const upsert = (changed: ReadonlyArray<Reflection>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {
       if (changed.length === 0 && removed.length === 0) return
@@ -20,9 +20,8 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
       const byId = new Map(changed.map((r) => [r.id, r]))
       const known = new Set(current.map((r) => r.id))
       const gone = new Set(removed)
-      const next = [...current.map((r) => byId.get(r.id) ?? r), ...changed.filter((r) => !known.has(r.id))].filter(
-        (r) => !gone.has(r.id)
-      )
+      const added = [...byId.values()].filter((r) => !known.has(r.id))
+      const next = [...current.map((r) => byId.get(r.id) ?? r), ...added].filter((r) => !gone.has(r.id))
       yield* writeAtomic(view.file, ViewFile.encodeJson(next))
     })
   const archive = ShardArchive.make(Reflection, path.join(dir, "reflection_archive"), {
