@@ -7,8 +7,15 @@
 import { Schema } from "effect"
 import { setup } from "xstate"
 
+export interface PersonaLimits {
+  readonly mentions: number
+  readonly cooldownHours: number
+  readonly archiveDays: number
+}
+
 export interface PersonaContext {
   readonly protected: boolean
+  readonly limits: PersonaLimits
 }
 
 export type PersonaEvent =
@@ -23,13 +30,14 @@ export type PersonaEvent =
   | { readonly type: "sub_zero.checked"; readonly days: number }
   | { readonly type: "archive.requested" }
 
-export const personaLimits = { mentions: 2, cooldownHours: 5, archiveDays: 14 }
+/** N.E.K.O.'s thresholds; the actor passes the configured ones in the context. */
+export const personaLimits: PersonaLimits = { mentions: 2, cooldownHours: 5, archiveDays: 14 }
 
 export const personaMachine = setup({
   types: {
     context: {} as PersonaContext,
     events: {} as PersonaEvent,
-    input: {} as { readonly protected: boolean }
+    input: {} as { readonly protected: boolean; readonly limits?: Partial<PersonaLimits> }
   },
   actions: {
     markSuppressed: () => {},
@@ -42,20 +50,21 @@ export const personaMachine = setup({
     archive: (_, _p: { readonly reason: string }) => {}
   },
   guards: {
-    overMentioned: ({ event }) => event.type === "mentioned" && event.mentionsInWindow > personaLimits.mentions,
-    cooledDown: ({ event }) =>
-      event.type === "cooldown.checked" && event.hoursSinceSuppressed >= personaLimits.cooldownHours,
+    overMentioned: ({ context, event }) =>
+      event.type === "mentioned" && event.mentionsInWindow > context.limits.mentions,
+    cooledDown: ({ context, event }) =>
+      event.type === "cooldown.checked" && event.hoursSinceSuppressed >= context.limits.cooldownHours,
     archivable: ({ context, event }) =>
       !context.protected &&
       (event.type === "archive.requested" ||
-        (event.type === "sub_zero.checked" && event.days >= personaLimits.archiveDays)),
+        (event.type === "sub_zero.checked" && event.days >= context.limits.archiveDays)),
     resolvedAs: ({ event }, p: { readonly action: string }) =>
       event.type === "correction.resolved" && event.action === p.action
   }
 }).createMachine({
   id: "persona",
   initial: "active",
-  context: ({ input }) => ({ protected: input.protected }),
+  context: ({ input }) => ({ protected: input.protected, limits: { ...personaLimits, ...input.limits } }),
   on: {
     "sub_zero.checked": {
       guard: "archivable",

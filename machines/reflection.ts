@@ -25,10 +25,23 @@ export type ReflectionEvent =
   | { readonly type: "sub_zero.checked"; readonly days: number }
   | { readonly type: "retention.checked"; readonly daysSinceTerminal: number }
 
-export const limits = {
+export interface ReflectionLimits {
+  readonly confirm: number
+  readonly promote: number
+  readonly autoDays: number
+  readonly autoPromoteDays: number
+  readonly backoffMinutes: number
+  readonly maxAttempts: number
+  readonly archiveDays: number
+  readonly keepDays: number
+}
+
+/** N.E.K.O.'s thresholds; the actor passes the configured ones as the machine's context. */
+export const limits: ReflectionLimits = {
   confirm: 1,
   promote: 2,
   autoDays: 7,
+  autoPromoteDays: 7,
   backoffMinutes: 30,
   maxAttempts: 5,
   archiveDays: 14,
@@ -41,7 +54,11 @@ const live = or([stateIn("pending"), stateIn("confirmed")])
 const evaluated = (e: ReflectionEvent) => (e.type === "evidence.evaluated" ? e : undefined)
 
 export const reflectionMachine = setup({
-  types: { events: {} as ReflectionEvent },
+  types: {
+    context: {} as { readonly limits: ReflectionLimits },
+    events: {} as ReflectionEvent,
+    input: {} as { readonly limits?: Partial<ReflectionLimits> } | undefined
+  },
   actions: {
     markConfirmed: (_, _p: { readonly auto: boolean }) => {},
     requestPromotion: () => {},
@@ -54,38 +71,45 @@ export const reflectionMachine = setup({
     archive: (_, _p: { readonly reason: string }) => {}
   },
   guards: {
-    scoreConfirms: ({ event }) => {
+    scoreConfirms: ({ context, event }) => {
       const e = evaluated(event)
-      return e !== undefined && e.powerful && e.score >= limits.confirm
+      return e !== undefined && e.powerful && e.score >= context.limits.confirm
     },
-    ageConfirms: ({ event }) => {
+    ageConfirms: ({ context, event }) => {
       const e = evaluated(event)
-      return e !== undefined && !e.powerful && e.daysSinceCreated >= limits.autoDays
+      return e !== undefined && !e.powerful && e.daysSinceCreated >= context.limits.autoDays
     },
-    promotionBlocked: ({ event }) => {
-      const e = evaluated(event)
-      return e !== undefined && e.powerful && e.score >= limits.promote && e.promoteAttempts >= limits.maxAttempts
-    },
-    promotionDue: ({ event }) => {
+    promotionBlocked: ({ context, event }) => {
       const e = evaluated(event)
       return (
         e !== undefined &&
         e.powerful &&
-        e.score >= limits.promote &&
-        (e.minutesSincePromoteAttempt === null || e.minutesSincePromoteAttempt >= limits.backoffMinutes)
+        e.score >= context.limits.promote &&
+        e.promoteAttempts >= context.limits.maxAttempts
       )
     },
-    ageConfirmedPromotes: ({ event }) => {
+    promotionDue: ({ context, event }) => {
       const e = evaluated(event)
-      return e !== undefined && !e.powerful && e.daysSinceConfirmed >= limits.autoDays
+      return (
+        e !== undefined &&
+        e.powerful &&
+        e.score >= context.limits.promote &&
+        (e.minutesSincePromoteAttempt === null || e.minutesSincePromoteAttempt >= context.limits.backoffMinutes)
+      )
+    },
+    ageConfirmedPromotes: ({ context, event }) => {
+      const e = evaluated(event)
+      return e !== undefined && !e.powerful && e.daysSinceConfirmed >= context.limits.autoPromoteDays
     },
     denied: ({ event }) => event.type === "feedback" && event.verdict === "denied",
-    subZeroLong: ({ event }) => event.type === "sub_zero.checked" && event.days >= limits.archiveDays,
-    retentionOver: ({ event }) => event.type === "retention.checked" && event.daysSinceTerminal >= limits.keepDays
+    subZeroLong: ({ context, event }) => event.type === "sub_zero.checked" && event.days >= context.limits.archiveDays,
+    retentionOver: ({ context, event }) =>
+      event.type === "retention.checked" && event.daysSinceTerminal >= context.limits.keepDays
   }
 }).createMachine({
   id: "reflection",
   initial: "pending",
+  context: ({ input }) => ({ limits: { ...limits, ...input?.limits } }),
   on: {
     "sub_zero.checked": {
       guard: "subZeroLong",

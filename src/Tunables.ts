@@ -124,6 +124,7 @@ export const tunableDefaults = {
   fact_near_dup_arbitrate_overlap: 0.25,
   min_facts_for_reflection: 5,
   reflection_cooldown_minutes: 30,
+  reflection_terminal_keep_days: 30,
   reflection_archive_age_days: 30,
   suppress_mention_limit: 2,
   suppress_window_hours: 5,

@@ -190,6 +190,9 @@ export const make = (name: CharacterName) =>
           }
           yield* flush
           if (c._tag === "NewDialog") {
+            if (Option.isSome(c.lang.language) && State.exists(state)) {
+              yield* Locale.remember(state, c.lang.language.value)
+            }
             const emitted = step({ type: "new_dialog" })
             const render = answer(c.reply, renderDialog(state, c.lang, memory.personaBlock))
             if (emitted.some((a) => a.type === "deferDialog")) state.deferredDialogs.push(Effect.asVoid(render))

@@ -18,6 +18,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { personaAt } from "./Machines.js"
 import {
   attemptedLine,
   entryLine,
@@ -88,11 +89,11 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           const section = c.entity
           const old = (persona[section]?.facts ?? []).find((e) => e.id === c.old_id || e.text === c.old_text)
           const fresh = newFrom(c, ts)
-          const [, actions] = transition(
-            personaMachine,
-            personaMachine.resolveState({ value: "corrected", context: { protected: old?.protected ?? false } }),
-            { type: "correction.resolved", action: item.action, ...(item.text ? { text: item.text } : {}) }
-          )
+          const [, actions] = transition(personaMachine, personaAt("corrected", old?.protected ?? false, t), {
+            type: "correction.resolved",
+            action: item.action,
+            ...(item.text ? { text: item.text } : {})
+          })
           for (const command of actions.flatMap((a) => Option.toArray(decodePersonaCommand(a)))) {
             if (command.type === "rewrite" && old !== undefined && command.params.text !== "") {
               const { version_history, ...snapshot } = old

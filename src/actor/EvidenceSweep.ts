@@ -16,6 +16,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { reflectionAt } from "./Machines.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED } from "./PersonaEvent.js"
 import { personaStep } from "./PersonaKeeper.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
@@ -44,11 +45,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       for (const r of yield* state.reflections.load) {
         const tallied: Reflection = { ...r, ...tallySubZero(r, score(r, now, t), today) }
         const archive = (event: ReflectionEvent) => {
-          const [next, actions] = transition(
-            reflectionMachine,
-            reflectionMachine.resolveState({ value: r.status, context: {} }),
-            event
-          )
+          const [next, actions] = transition(reflectionMachine, reflectionAt(r.status, t), event)
           const command = actions
             .flatMap((a) => Option.toArray(decodeReflectionCommand(a)))
             .find((c) => c.type === "archive")
@@ -84,7 +81,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
         for (const e of s.facts) {
           if (e.protected) continue
           const tallied: PersonaEntry = { ...e, ...tallySubZero(e, score(e, now, t), today) }
-          const step = personaStep(tallied, { type: "sub_zero.checked", days: tallied.sub_zero_days })
+          const step = personaStep(tallied, { type: "sub_zero.checked", days: tallied.sub_zero_days }, t)
           if (step.commands.some((c) => c.type === "archive")) {
             lines.push(
               entryLine(randomUUID(), PERSONA_FACT_ADDED, section, tallied, ts, { source: e.source, archived_at: ts })

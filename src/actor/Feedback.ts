@@ -17,6 +17,7 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { reflectionAt } from "./Machines.js"
 import { surfacedView, SurfacedRow } from "./Surfacing.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
@@ -58,14 +59,10 @@ export const make = (deps: {
               : res.feedback === "denied"
                 ? { disputation: t.user_rebut_delta, source: "user_rebut" as const }
                 : { reinforcement: t.ignored_reinforcement_delta, source: "user_ignore" as const }
-          const [next] = transition(
-            reflectionMachine,
-            reflectionMachine.resolveState({ value: r.status, context: {} }),
-            {
-              type: "feedback",
-              verdict: res.feedback
-            }
-          )
+          const [next] = transition(reflectionMachine, reflectionAt(r.status, t), {
+            type: "feedback",
+            verdict: res.feedback
+          })
           const status = String(next.value)
           const updated: Reflection = {
             ...r,

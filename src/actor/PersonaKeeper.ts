@@ -13,12 +13,21 @@ import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "../llm/local/LocalOverlap.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { syncCard } from "../memory/persona/CardSync.js"
-import { META, newEntry, type Correction, type PersonaEntry, type PersonaFile } from "../memory/persona/Persona.js"
+import {
+  entriesOf,
+  META,
+  newEntry,
+  type Correction,
+  type PersonaEntry,
+  type PersonaFile
+} from "../memory/persona/Persona.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import * as LegacySettings from "./LegacySettings.js"
+import { personaAt } from "./Machines.js"
 import { cardLine, entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
@@ -31,13 +40,13 @@ export type AddResult =
   | { readonly _tag: "CardConflict"; readonly cardId: string }
   | { readonly _tag: "Queued"; readonly correctionId: string }
 
-/** The entry's lifecycle state as the persona machine sees it. */
-export const personaState = (e: PersonaEntry) =>
-  personaMachine.resolveState({ value: e.suppress ? "suppressed" : "active", context: { protected: e.protected } })
-
-/** Runs one event through the persona machine; the typed commands it emits. */
-export const personaStep = (e: PersonaEntry, event: PersonaEvent) => {
-  const [next, actions] = transition(personaMachine, personaState(e), event)
+/** Runs one event through the persona machine from the entry's state; the typed commands it emits. */
+export const personaStep = (e: PersonaEntry, event: PersonaEvent, t: Tunables) => {
+  const [next, actions] = transition(
+    personaMachine,
+    personaAt(e.suppress ? "suppressed" : "active", e.protected, t),
+    event
+  )
   return { to: String(next.value), commands: actions.flatMap((a) => Option.toArray(decodePersonaCommand(a))) }
 }
 
@@ -67,6 +76,24 @@ export const make = (deps: {
           if (card === undefined) continue
           const next = syncCard(section, persona[section]?.facts ?? [], card, ts)
           if (next !== undefined) lines.push(cardLine(randomUUID(), section, next, ts))
+        }
+        const empty = entriesOf(persona).every(({ section, entry }) => section === META || entry.text === "")
+        if (empty && State.exists(state)) {
+          const legacy = yield* LegacySettings.entries(state.dir, yield* deps.speakers)
+          lines.push(
+            ...legacy.map(({ section, id, text }) =>
+              entryLine(
+                randomUUID(),
+                PERSONA_FACT_ADDED,
+                section,
+                newEntry({ id, text, source: "settings", createdAt: ts }),
+                ts,
+                {
+                  source: "settings"
+                }
+              )
+            )
+          )
         }
         if (State.exists(state) && !(persona[META]?.facts ?? []).some((e) => e.id === MIGRATION_MARKER)) {
           lines.push(...(yield* evidenceMigration(state, ts)))
@@ -180,7 +207,7 @@ export const make = (deps: {
           for (const e of s.facts) {
             if (e.protected || e.text === "" || !mentioned(e.text)) continue
             const mentions = recent(e.recent_mentions)
-            const step = personaStep(e, { type: "mentioned", mentionsInWindow: mentions.length })
+            const step = personaStep(e, { type: "mentioned", mentionsInWindow: mentions.length }, t)
             const suppress = step.commands.some((c) => c.type === "markSuppressed")
             const updated: PersonaEntry = {
               ...e,
@@ -219,7 +246,11 @@ export const make = (deps: {
         for (const [section, s] of Object.entries(yield* state.persona.load)) {
           for (const e of s.facts) {
             if (!e.suppress) continue
-            const step = personaStep(e, { type: "cooldown.checked", hoursSinceSuppressed: hoursSince(e.suppressed_at) })
+            const step = personaStep(
+              e,
+              { type: "cooldown.checked", hoursSinceSuppressed: hoursSince(e.suppressed_at) },
+              t
+            )
             if (!step.commands.some((c) => c.type === "liftSuppression")) continue
             const updated: PersonaEntry = { ...e, suppress: false, suppressed_at: null, recent_mentions: [] }
             lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, updated, ts, { source: "cooldown" }))

@@ -20,6 +20,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { reflectionAt } from "./Machines.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
@@ -49,11 +50,7 @@ export const make = (deps: {
     ) =>
       Effect.gen(function* () {
         const ts = localIso(yield* Clock.currentTimeMillis)
-        const [next] = transition(
-          reflectionMachine,
-          reflectionMachine.resolveState({ value: r.status, context: {} }),
-          event
-        )
+        const [next] = transition(reflectionMachine, reflectionAt(r.status, t), event)
         const to = String(next.value)
         if (to === r.status) return r.status
         const updated: Reflection = { ...r, ...fields, status: to }

@@ -18,6 +18,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { reflectionAt } from "./Machines.js"
 import { stateChangedLine } from "./TurnEvent.js"
 
 const CURSOR = "rebuttal_checked_until"
@@ -86,13 +87,9 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         const denied = new Set(answer.right.filter((a) => a.feedback === "denied").map((a) => a.reflection_id))
         const lines = confirmed.flatMap((r) => {
           if (!denied.has(r.id)) return []
-          const [next] = transition(
-            reflectionMachine,
-            reflectionMachine.resolveState({ value: r.status, context: {} }),
-            {
-              type: "rebutted"
-            }
-          )
+          const [next] = transition(reflectionMachine, reflectionAt(r.status, t), {
+            type: "rebutted"
+          })
           const to = String(next.value)
           if (to === r.status) return []
           const snapshot = { ...r, status: to, denied_at: ts, denied_reason: "rebuttal" }

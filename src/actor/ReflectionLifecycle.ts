@@ -16,6 +16,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { reflectionAt } from "./Machines.js"
 import type * as Promotion from "./Promotion.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
@@ -45,7 +46,7 @@ export const make = (deps: {
         const promote: Array<{ readonly id: string; readonly mode: "score" | "time" }> = []
         for (const r of yield* state.reflections.load) {
           if (!live.has(r.status)) continue
-          const snapshot = reflectionMachine.resolveState({ value: r.status, context: {} })
+          const snapshot = reflectionAt(r.status, t)
           const lastAttempt = r.last_promote_attempt_at === null ? undefined : parseLocal(r.last_promote_attempt_at)
           const [next, actions] = transition(reflectionMachine, snapshot, {
             type: "evidence.evaluated",

@@ -145,7 +145,7 @@ describe("persona routes", () => {
     assert.isTrue(zhDialog.text.startsWith(`\n======Mika的长期记忆======\n${zh}\n\n======以下是Mika的内心活动`))
   })
 
-  it("renders the legacy settings.json for a character whose persona is empty", async () => {
+  it("migrates a legacy settings.json into persona entries once, for a character whose persona is empty", async () => {
     writeCharacters({ 猫娘: { Legacy: {} } })
     const dir = path.join(temp.memory, "Legacy")
     mkdirSync(dir, { recursive: true })
@@ -156,9 +156,22 @@ describe("persona routes", () => {
     server = await start(temp.memory)
     assert.strictEqual(
       await getJson("/get_settings/Legacy"),
-      "Legacy remembers:\n### Legacy\n- 性格: 安静\n\n### 主人\n- 职业: engineer\n- 爱好: 读书、跑步"
+      "### About Legacy\n- 性格: 安静\n\n### About Master\n- 职业: engineer\n- 爱好: 读书、跑步"
     )
-    assert.isFalse(existsSync(path.join(dir, "persona.json")), "reading settings writes no persona")
+    const persona = JSON.parse(readFileSync(path.join(dir, "persona.json"), "utf8"))
+    const legacy = [...persona.neko.facts, ...persona.master.facts]
+    assert.deepStrictEqual(
+      legacy.map((e: { source: string; text: string }) => [e.source, e.text]),
+      [
+        ["settings", "性格: 安静"],
+        ["settings", "职业: engineer"],
+        ["settings", "爱好: 读书、跑步"]
+      ]
+    )
+    const id = `legacy_${createHash("sha256").update("性格: 安静").digest("hex").slice(0, 8)}`
+    assert.strictEqual(persona.neko.facts[0].id, id)
+    const again = await getJson("/get_persona/Legacy")
+    assert.strictEqual(JSON.stringify(again).split("legacy_").length - 1, 3, "migrated once")
   })
 
   it("answers <name>记得{} for an unknown character and creates nothing", async () => {

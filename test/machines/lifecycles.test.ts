@@ -1,7 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { initialTransition, transition } from "xstate"
 import { personaMachine, type PersonaEvent } from "../../machines/persona.js"
-import { decodeReflectionCommand, reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
+import {
+  decodeReflectionCommand,
+  reflectionMachine,
+  type ReflectionEvent,
+  type ReflectionLimits
+} from "../../machines/reflection.js"
 
 const evaluated = (over: Partial<Extract<ReflectionEvent, { type: "evidence.evaluated" }>>): ReflectionEvent => ({
   type: "evidence.evaluated",
@@ -14,8 +19,8 @@ const evaluated = (over: Partial<Extract<ReflectionEvent, { type: "evidence.eval
   ...over
 })
 
-const runReflection = (events: ReadonlyArray<ReflectionEvent>) => {
-  let [s] = initialTransition(reflectionMachine)
+const runReflection = (events: ReadonlyArray<ReflectionEvent>, limits?: Partial<ReflectionLimits>) => {
+  let [s] = initialTransition(reflectionMachine, limits ? { limits } : undefined)
   let actions: Array<{ type: string; params?: unknown }> = []
   for (const e of events) {
     const [next, emitted] = transition(reflectionMachine, s, e)
@@ -92,7 +97,10 @@ describe("reflection machine", () => {
       runReflection([evaluated({ score: 1 }), { type: "feedback", verdict: "confirmed" }]).value,
       "confirmed"
     )
-    const late = runReflection([{ type: "feedback", verdict: "denied" }, { type: "feedback", verdict: "confirmed" }])
+    const late = runReflection([
+      { type: "feedback", verdict: "denied" },
+      { type: "feedback", verdict: "confirmed" }
+    ])
     assert.deepStrictEqual([late.value, late.actions], ["denied", []])
   })
 
@@ -110,6 +118,12 @@ describe("reflection machine", () => {
       runReflection([evaluated({ score: 1 }), { type: "retention.checked", daysSinceTerminal: 99 }]).value,
       "confirmed"
     )
+  })
+
+  it("takes its thresholds from the context (the configured tunables)", () => {
+    assert.strictEqual(runReflection([evaluated({ score: 1 })], { confirm: 1.5 }).value, "pending")
+    assert.strictEqual(runReflection([evaluated({ score: 1.5 })], { confirm: 1.5 }).value, "confirmed")
+    assert.strictEqual(runReflection([{ type: "sub_zero.checked", days: 10 }], { archiveDays: 10 }).value, "archived")
   })
 
   it("emits only actions its command schema decodes", () => {

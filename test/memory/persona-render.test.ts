@@ -4,6 +4,7 @@ import { tunablesFrom } from "../../src/Config.js"
 import type { Language } from "../../src/domain/Locale.js"
 import { localIso } from "../../src/domain/LocalTime.js"
 import { newEntry, type PersonaEntry, type PersonaFile } from "../../src/memory/persona/Persona.js"
+import { relative } from "../../src/memory/persona/PersonaHeaders.js"
 import { isStale, renderPersona, type RenderTunables } from "../../src/memory/persona/PersonaRender.js"
 import { Reflection } from "../../src/memory/reflection/Reflection.js"
 
@@ -319,5 +320,17 @@ describe("persona block rendering", () => {
     assert.notInclude(out, "meta text")
     assert.notInclude(out, "__meta__")
     assert.strictEqual(render({ __meta__: { facts: [entry("m", "only meta", { reinforcement: 1 })] } }), "")
+  })
+})
+
+describe("relative age of older memories", () => {
+  it("counts hours, days, weeks from 14 days and months from 60 days", () => {
+    const H = 3_600_000
+    assert.strictEqual(relative(20 * 60_000, "en"), "just now")
+    assert.strictEqual(relative(5 * H, "en"), "5 hours ago")
+    assert.strictEqual(relative(13 * 24 * H, "en"), "13 days ago")
+    assert.strictEqual(relative(20 * 24 * H, "en"), "2 weeks ago")
+    assert.strictEqual(relative(59 * 24 * H, "zh"), "8周前")
+    assert.strictEqual(relative(95 * 24 * H, "ja"), "3か月前")
   })
 })

@@ -81,21 +81,27 @@ export const headers: Readonly<
   }
 }
 
-const ago: Readonly<Record<Language, readonly [days: string, hours: string, now: string]>> = {
-  zh: ["{n}天前", "{n}小时前", "刚才"],
-  "zh-TW": ["{n}天前", "{n}小時前", "剛才"],
-  en: ["{n} days ago", "{n} hours ago", "just now"],
-  ja: ["{n}日前", "{n}時間前", "さっき"],
-  ko: ["{n}일 전", "{n}시간 전", "방금"],
-  ru: ["{n} дн. назад", "{n} ч. назад", "только что"],
-  es: ["hace {n} días", "hace {n} horas", "ahora mismo"],
-  pt: ["há {n} dias", "há {n} horas", "agora mesmo"]
+const ago: Readonly<
+  Record<Language, readonly [months: string, weeks: string, days: string, hours: string, now: string]>
+> = {
+  zh: ["{n}个月前", "{n}周前", "{n}天前", "{n}小时前", "刚才"],
+  "zh-TW": ["{n}個月前", "{n}週前", "{n}天前", "{n}小時前", "剛才"],
+  en: ["{n} months ago", "{n} weeks ago", "{n} days ago", "{n} hours ago", "just now"],
+  ja: ["{n}か月前", "{n}週間前", "{n}日前", "{n}時間前", "さっき"],
+  ko: ["{n}개월 전", "{n}주 전", "{n}일 전", "{n}시간 전", "방금"],
+  ru: ["{n} мес. назад", "{n} нед. назад", "{n} дн. назад", "{n} ч. назад", "только что"],
+  es: ["hace {n} meses", "hace {n} semanas", "hace {n} días", "hace {n} horas", "ahora mismo"],
+  pt: ["há {n} meses", "há {n} semanas", "há {n} dias", "há {n} horas", "agora mesmo"]
 }
 
-/** How long ago, in whole days (or hours under a day). */
+/** How long ago: months from 60 days, weeks from 14 days, then days, hours, or "just now". */
 export const relative = (millis: number, lang: Language): string => {
-  const [d, h, now] = ago[lang]
+  const [mo, w, d, h, now] = ago[lang]
   const hours = Math.floor(Math.max(0, millis) / 3_600_000)
-  if (hours >= 24) return d.replace("{n}", String(Math.floor(hours / 24)))
-  return hours >= 1 ? h.replace("{n}", String(hours)) : now
+  const days = Math.floor(hours / 24)
+  const n = (s: string, v: number) => s.replace("{n}", String(v))
+  if (days >= 60) return n(mo, Math.floor(days / 30))
+  if (days >= 14) return n(w, Math.floor(days / 7))
+  if (days >= 1) return n(d, days)
+  return hours >= 1 ? n(h, hours) : now
 }
