@@ -123,6 +123,8 @@ export const make = (deps: {
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
             if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
             if (c.done) yield* Deferred.succeed(c.done, undefined)
+            // `/reflect` also fires the promotion pass, after its answer (as N.E.K.O. does in the background).
+            if (c.reply) yield* Effect.ignoreLogged(lifecycle.evaluate(state))
             return true
           }
           case "Followups":

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect, Option, TestClock } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
@@ -154,6 +154,15 @@ describe("promotion with powerful memory on (score-driven)", () => {
       const events = readFileSync(path.join(dir, "events.ndjson"), "utf8")
       assert.include(events, '"type":"correction.queued"')
       assert.include(events, '"type":"correction.resolved"')
+    })
+  )
+
+  it.scoped("/reflect also runs the promotion pass after answering", () =>
+    Effect.gen(function* () {
+      const { memory, reflections } = yield* plant(true, { reflections: [reflection({ ...strong })] })
+      assert.isTrue(Option.isNone(yield* memory.reflect("Life")))
+      yield* memory.status("Life")
+      assert.strictEqual(reflections()[0].status, "promoted")
     })
   )
 
