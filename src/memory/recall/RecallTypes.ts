@@ -1,0 +1,42 @@
+/**
+ * The shapes of `/query_memory` (neko-compat §1.4): the request body and the response with its rows.
+ */
+import { Schema } from "effect"
+
+export const Subject = Schema.Struct(
+  { kind: Schema.String, id: Schema.String },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+export const QueryRequest = Schema.Struct({
+  query: Schema.optional(Schema.NullOr(Schema.String)),
+  time: Schema.optional(Schema.NullOr(Schema.String)),
+  subjects: Schema.optional(Schema.Array(Subject)),
+  language: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type QueryRequest = typeof QueryRequest.Type
+
+export const RecallRow = Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  tier: Schema.Literal("fact", "reflection", "fact_archive"),
+  entity: Schema.String,
+  subject_kind: Schema.NullOr(Schema.String),
+  subject_id: Schema.NullOr(Schema.String),
+  scope: Schema.String,
+  score: Schema.NullOr(Schema.Number),
+  created_at: Schema.NullOr(Schema.String),
+  event_start_at: Schema.NullOr(Schema.String),
+  event_end_at: Schema.NullOr(Schema.String)
+})
+export type RecallRow = typeof RecallRow.Type
+
+export const QueryResult = Schema.Struct({
+  results: Schema.Array(RecallRow),
+  query: Schema.String,
+  candidates_total: Schema.Number,
+  elapsed_ms: Schema.Number,
+  time: Schema.optional(Schema.String),
+  error_code: Schema.optional(Schema.String)
+})
+export type QueryResult = typeof QueryResult.Type
