@@ -1,11 +1,13 @@
 /** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
 import { runExtract } from "./extract.js"
 import { runIngest } from "./ingest.js"
+import { runNewDialog } from "./newdialog.js"
 
 const [name, ...rest] = process.argv.slice(2)
 const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = {
   ingest: runIngest,
-  extract: runExtract
+  extract: runExtract,
+  "new-dialog": runNewDialog
 }
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {
