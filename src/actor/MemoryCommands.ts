@@ -67,6 +67,17 @@ export const make = (deps: {
     const corrections = yield* Corrections.make({ tunables: t, speakers: deps.speakers })
     const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers })
 
+    /** Token counts of rendered texts, memoised (the same entries render on every dialog). */
+    const counts = new Map<string, number>()
+    const count = (text: string) => {
+      const known = counts.get(text)
+      if (known !== undefined) return known
+      if (counts.size >= 20_000) counts.clear()
+      const n = tokens.count(text)
+      counts.set(text, n)
+      return n
+    }
+
     /** The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. */
     const personaBlock = (state: State.CharacterState, lang: Language) =>
       Effect.gen(function* () {
@@ -81,7 +92,7 @@ export const make = (deps: {
           language: lang,
           names: yield* deps.speakers,
           tunables: t,
-          count: tokens.count
+          count
         })
         return rendered !== "" ? rendered : yield* LegacySettings.render(state.dir, deps.name)
       }).pipe(

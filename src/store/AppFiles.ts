@@ -7,7 +7,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as path from "node:path"
 import { KiokuConfig } from "../Config.js"
 import { ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
-import { encodeJson } from "./ViewFile.js"
+import { encodeJson, stampCached } from "./ViewFile.js"
 
 const Obj = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 const decodeObj = Schema.decodeUnknownOption(Schema.parseJson(Obj))
@@ -46,6 +46,9 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
           Effect.map((text) => Option.flatMap(text, (t) => decodeObj(t))),
           Effect.catchAll(() => Effect.succeed(Option.none<Readonly<Record<string, unknown>>>()))
         )
+      const charactersObject = stampCached(charactersFile, readObject(charactersFile)).pipe(
+        Effect.orElseSucceed(() => Option.none<Readonly<Record<string, unknown>>>())
+      )
       const flag = (obj: Option.Option<Readonly<Record<string, unknown>>>, key: string) => {
         const v = Option.getOrUndefined(obj)?.[key]
         return typeof v === "boolean" ? v : true
@@ -67,7 +70,7 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
               )
             )
           ),
-        characters: readObject(charactersFile).pipe(
+        characters: charactersObject.pipe(
           Effect.map((obj) => {
             const root = Option.getOrUndefined(obj)
             const master = Option.map(decodeProfile(root?.["主人"]), (p) => p.档案名).pipe(

@@ -1,10 +1,11 @@
 /**
  * JSON views: whole-file JSON documents decoded with a Schema on read and replaced atomically on write
  * (`indent=2`, UTF-8, non-ASCII kept). A file that exists but does not decode is a `ViewDecodeError`:
- * callers degrade and never overwrite it.
+ * callers degrade and never overwrite it. The last decoded value is kept with the file's stamp (inode,
+ * mtime in ns, size), so reading an unchanged file costs one `stat`.
  */
 import { Effect, Option, Schema } from "effect"
-import { readText, StoreError, writeAtomic } from "./DurableFs.js"
+import { readText, sameStamp, stampOf, StoreError, writeAtomic, type FileStamp } from "./DurableFs.js"
 
 export class ViewDecodeError extends Schema.TaggedError<ViewDecodeError>()("ViewDecodeError", {
   file: Schema.String,
@@ -20,21 +21,39 @@ export interface ViewFile<A> {
 
 export const encodeJson = (value: unknown): string => JSON.stringify(value, null, 2)
 
+/**
+ * Memoises `load` (the decoded file) by the file's stamp: an unchanged file is not read or decoded again.
+ * A failed load is not cached.
+ */
+export const stampCached = <A, E>(file: string, load: Effect.Effect<A, E>): Effect.Effect<A, E | StoreError> => {
+  let cached: { readonly stamp: Option.Option<FileStamp>; readonly value: A } | undefined
+  return Effect.gen(function* () {
+    const stamp = yield* stampOf(file)
+    if (cached !== undefined && sameStamp(cached.stamp, stamp)) return cached.value
+    const value = yield* load
+    if (sameStamp(stamp, yield* stampOf(file))) cached = { stamp, value }
+    return value
+  })
+}
+
 export const make = <A, I>(schema: Schema.Schema<A, I>, file: string): ViewFile<A> => {
   const decode = Schema.decodeUnknown(Schema.parseJson(schema))
   const encode = Schema.encode(schema)
   return {
     file,
-    read: readText(file).pipe(
-      Effect.flatMap(
-        Option.match({
-          onNone: () => Effect.succeed(Option.none<A>()),
-          onSome: (text) =>
-            decode(text).pipe(
-              Effect.map(Option.some),
-              Effect.mapError((e) => new ViewDecodeError({ file, message: e.message.slice(0, 500) }))
-            )
-        })
+    read: stampCached(
+      file,
+      readText(file).pipe(
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.succeed(Option.none<A>()),
+            onSome: (text) =>
+              decode(text).pipe(
+                Effect.map(Option.some),
+                Effect.mapError((e) => new ViewDecodeError({ file, message: e.message.slice(0, 500) }))
+              )
+          })
+        )
       )
     ),
     write: (value) =>

@@ -89,17 +89,20 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
   })
 
   /** The persona with its entity sections; `None` when persona.json does not exist yet. */
-  const read = readText(file).pipe(
-    Effect.flatMap(
-      Option.match({
-        onNone: () => Effect.succeed(Option.none<PersonaFile>()),
-        onSome: (text) =>
-          decodeRaw(text).pipe(
-            Effect.flatMap((raw) => decodeFile(migrateKeys(raw))),
-            Effect.map((p) => Option.some(ensureSections(p))),
-            Effect.mapError((e) => new ViewFile.ViewDecodeError({ file, message: e.message.slice(0, 500) }))
-          )
-      })
+  const read = ViewFile.stampCached(
+    file,
+    readText(file).pipe(
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.succeed(Option.none<PersonaFile>()),
+          onSome: (text) =>
+            decodeRaw(text).pipe(
+              Effect.flatMap((raw) => decodeFile(migrateKeys(raw))),
+              Effect.map((p) => Option.some(ensureSections(p))),
+              Effect.mapError((e) => new ViewFile.ViewDecodeError({ file, message: e.message.slice(0, 500) }))
+            )
+        })
+      )
     )
   )
   const load = Effect.map(
