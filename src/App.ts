@@ -1,9 +1,10 @@
 /**
  * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
  * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor → registry → memory
- * service, plus the runtime status and the memory-root lock. Server and library both build on `appLayer`.
+ * service, plus the runtime status and the memory-root lock. Server and library both build on `appLayer`; a
+ * host clock, when given, is installed under everything (`Layer.setClock`), so every actor reads it.
  */
-import { Layer } from "effect"
+import { Layer, type Clock } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { OutboxHandlers } from "./actor/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
@@ -30,6 +31,8 @@ export interface AppOptions {
   readonly tokenizer?: Layer.Layer<Tokenizer> | undefined
   /** Runs the background maintenance loops (default true; tests that step the clock turn them off). */
   readonly maintenance?: boolean | undefined
+  /** Replaces Effect's `Clock` for everything the layer builds and runs (the library's host clock). */
+  readonly clock?: Clock.Clock | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
@@ -50,5 +53,9 @@ export const appLayer = (options: AppOptions) => {
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
   const memory = Layer.merge(MemoryService.layer, loops).pipe(Layer.provideMerge(registryAndActivity))
-  return Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(Layer.provideMerge(lock), Layer.provideMerge(config))
+  const app = Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(
+    Layer.provideMerge(lock),
+    Layer.provideMerge(config)
+  )
+  return options.clock === undefined ? app : app.pipe(Layer.provideMerge(Layer.setClock(options.clock)))
 }

@@ -7,11 +7,13 @@ import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } 
 import type { CharacterStatus, MaintenanceReport } from "./actor/Commands.js"
 import { appLayer } from "./App.js"
 import { loadSettings, parseLogLevel } from "./Config.js"
+import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
 
-export type { CharacterStatus, MaintenanceReport, ReadInput, Tunables, WriteInput }
+export type { CharacterStatus, HostClock, MaintenanceReport, ReadInput, Tunables, WriteInput }
+export { makeHostClock }
 
 export interface MemoryRuntimeOptions {
   /** The memory root (N.E.K.O.'s `<app>/memory`); `config/` beside it holds core_config.json. */
@@ -21,6 +23,14 @@ export interface MemoryRuntimeOptions {
   readonly configFile?: string
   /** Minimum level of the runtime's own logs (default "warning": a host process keeps its console). */
   readonly logLevel?: "debug" | "info" | "warning" | "error" | "none"
+  /**
+   * The clock every timestamp is read from (journal, time index, facts, reflections, persona): a clock from
+   * `makeHostClock(millis)` that the host moves with `setTime`, e.g. to replay dated conversations. Default:
+   * the system clock.
+   */
+  readonly clock?: HostClock
+  /** Runs the maintenance loops in the background (default true); off, the host drives `maintainNow`. */
+  readonly backgroundMaintenance?: boolean
 }
 
 export interface MemoryRuntime {
@@ -48,7 +58,10 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
   )
   const level = Option.getOrElse(parseLogLevel(options.logLevel ?? "warning"), () => LogLevel.Warning)
   const runtime = ManagedRuntime.make(
-    appLayer({ settings }).pipe(Layer.orDie, Layer.provideMerge(Logger.minimumLogLevel(level)))
+    appLayer({ settings, clock: options.clock, maintenance: options.backgroundMaintenance }).pipe(
+      Layer.orDie,
+      Layer.provideMerge(Logger.minimumLogLevel(level))
+    )
   )
   const settle = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>) => {
     const exit = await runtime.runPromiseExit(effect)

@@ -2,6 +2,8 @@
  * The `kioku` command line: `kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE]
  * [--auth-token T] [--start-blocked] [--log-level L]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
+ * `kioku eval locomo` runs the LoCoMo retrieval evaluation (src/eval/RunLocomo.ts): progress on stderr, the
+ * result on stdout (one JSON object with `--json`).
  */
 import { Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
@@ -10,6 +12,9 @@ import { loadSettings, parseLogLevel } from "../Config.js"
 import { serverLayer } from "../http/Server.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
+import { bm25Recall, memoryRecall, withTurns } from "../eval/Recall.js"
+import { formatRun, runLocomo } from "../eval/RunLocomo.js"
+import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
@@ -20,6 +25,8 @@ Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
               [--log-level debug|info|warning|error]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
+  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25]
+                    [--work-dir DIR]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
@@ -118,10 +125,57 @@ export const maintain = (args: ReadonlyArray<string>) =>
     yield* Effect.sync(() => process.stdout.write(JSON.stringify(report) + "\n"))
   })
 
+/**
+ * `kioku eval locomo`: evaluates kioku's recall (or, with `--baseline bm25`, the plain BM25 floor over the raw
+ * turns) on LoCoMo; `--tiers +turns` fuses BM25 over the raw turns into the recall by RRF.
+ */
+export const evaluate = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const [suite, ...rest] = args
+    if (suite !== "locomo") return yield* new UsageError({ message: `unknown evaluation ${suite ?? "(none)"}` })
+    const { values } = yield* parse(rest, {
+      data: { type: "string" },
+      audit: { type: "string" },
+      limit: { type: "string" },
+      json: { type: "boolean" },
+      tiers: { type: "string" },
+      baseline: { type: "string" },
+      "work-dir": { type: "string" }
+    })
+    if (values.data === undefined) return yield* new UsageError({ message: "eval locomo needs --data FILE" })
+    const limit = values.limit === undefined ? undefined : Number(values.limit)
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+      return yield* new UsageError({ message: "--limit must be a positive integer" })
+    if (values.tiers !== undefined && values.tiers !== "+turns")
+      return yield* new UsageError({ message: "--tiers takes +turns" })
+    if (values.baseline !== undefined && values.baseline !== "bm25")
+      return yield* new UsageError({ message: "--baseline takes bm25" })
+    if (values.baseline !== undefined && values.tiers !== undefined)
+      return yield* new UsageError({ message: "--tiers +turns applies to kioku's recall, not to --baseline" })
+    const base = values.baseline === "bm25" ? bm25Recall : memoryRecall
+    if (base === undefined)
+      return yield* new UsageError({
+        message: "kioku's recall is not connected to the evaluation yet (src/eval/Recall.ts); use --baseline bm25"
+      })
+    const recall = values.tiers === "+turns" ? withTurns(base) : base
+    const title = values.baseline === "bm25" ? "plain BM25 over turns" : `kioku recall${values.tiers ? " +turns" : ""}`
+    const result = yield* runLocomo({
+      data: values.data,
+      audit: values.audit,
+      limit,
+      recall,
+      workDir: values["work-dir"],
+      progress: (line) => Effect.sync(() => process.stderr.write(`${line}\n`))
+    })
+    const out = values.json === true ? JSON.stringify(rounded(result.summary)) : formatRun(title, result)
+    yield* Effect.sync(() => process.stdout.write(`${out}\n`))
+  })
+
 export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly message: string }> => {
   const [command, ...rest] = argv
   if (command === "serve") return Effect.asVoid(serve(rest))
   if (command === "maintain") return Effect.asVoid(maintain(rest))
+  if (command === "eval") return Effect.asVoid(evaluate(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))
