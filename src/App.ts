@@ -1,13 +1,16 @@
 /**
  * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
- * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor → registry → memory
- * service, plus the runtime status and the memory-root lock. Server and library both build on `appLayer`; a
- * host clock, when given, is installed under everything (`Layer.setClock`), so every actor reads it.
+ * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor, embedder (ONNX unless
+ * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock. Server and
+ * library both build on `appLayer`; a host clock, when given, is installed under everything
+ * (`Layer.setClock`), so every actor reads it.
  */
 import { Layer, type Clock } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { OutboxHandlers } from "./actor/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
+import type { Embedder } from "./embed/Embedder.js"
+import * as OnnxEmbedder from "./embed/OnnxEmbedder.js"
 import { ChineseScript } from "./llm/ChineseScript.js"
 import { MemoryTasks } from "./llm/MemoryTasks.js"
 import { OpenAiLlm } from "./llm/OpenAiLlm.js"
@@ -29,6 +32,8 @@ export interface AppOptions {
   /** Replaces the whole recent compressor (tests that need to hold a compression in flight). */
   readonly compressor?: Layer.Layer<RecentCompressor> | undefined
   readonly tokenizer?: Layer.Layer<Tokenizer> | undefined
+  /** Replaces the embedding port (default: ONNX, or `Embedder.Disabled` when `vectors_enabled` is off). */
+  readonly embedder?: Layer.Layer<Embedder> | undefined
   /** Runs the background maintenance loops (default true; tests that step the clock turn them off). */
   readonly maintenance?: boolean | undefined
   /** Replaces Effect's `Clock` for everything the layer builds and runs (the library's host clock). */
@@ -48,7 +53,8 @@ export const appLayer = (options: AppOptions) => {
     Layer.provideMerge(tokenizer)
   )
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
-  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor)
+  const embedder = options.embedder ?? OnnxEmbedder.fromSettings(options.settings).pipe(Layer.provide(config))
+  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor, embedder)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive

@@ -151,6 +151,8 @@ export const tunableDefaults = {
   embedding_active_poll_seconds: 5,
   embedding_max_entries_per_tick: 64,
   embedding_max_length_tokens: 1024,
+  embedding_model_dir: "",
+  embedding_cache_dir: "",
   new_dialog_qps_flush_interval_seconds: 60,
   recent_pending_min_cap: 64,
   actor_idle_ttl_seconds: 600,

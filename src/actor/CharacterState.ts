@@ -22,6 +22,7 @@ import * as FactStore from "../memory/facts/FactStore.js"
 import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
+import type { VectorStore } from "../embed/VectorStore.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
@@ -50,6 +51,8 @@ export interface CharacterState {
   readonly reflections: ReflectionStore.ReflectionStore
   readonly persona: PersonaStore.PersonaStore
   timeIndex: TimeIndex.TimeIndex | undefined
+  /** `vectors.db`, opened by the vector backfill on first use (derived data, see VectorBackfill.ts). */
+  vectors: VectorStore | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
   snapshot: ReturnType<typeof initialTransition<typeof sessionMachine>>[0]
@@ -328,6 +331,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       reflections: ReflectionStore.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       persona: PersonaStore.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       timeIndex: undefined,
+      vectors: undefined,
       unapplied: [],
       locale: Option.none(),
       snapshot: initialTransition(sessionMachine)[0],
@@ -374,6 +378,8 @@ export const release = (state: CharacterState) =>
     yield* checkpoint(state)
     if (state.timeIndex) yield* state.timeIndex.close
     state.timeIndex = undefined
+    if (state.vectors) yield* state.vectors.close
+    state.vectors = undefined
   })
 
 /** Appends journal lines (the durability point), then applies them to the views. */

@@ -4,11 +4,14 @@
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  * `kioku eval locomo` runs the LoCoMo retrieval evaluation (src/eval/RunLocomo.ts): progress on stderr, the
  * result on stdout (one JSON object with `--json`).
+ * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
  */
-import { Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Clock, Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import * as path from "node:path"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { appLayer } from "../App.js"
 import { loadSettings, parseLogLevel } from "../Config.js"
+import * as DefaultModel from "../embed/DefaultModel.js"
 import { serverLayer } from "../http/Server.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
@@ -23,10 +26,11 @@ export const usage = `kioku ${VERSION} — long-term memory for AI companion cha
 
 Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
-              [--log-level debug|info|warning|error]
+              [--log-level debug|info|warning|error] [--model-dir DIR]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25]
                     [--work-dir DIR]
+  kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
@@ -56,7 +60,8 @@ export const serve = (args: ReadonlyArray<string>) =>
       config: { type: "string" },
       "auth-token": { type: "string" },
       "start-blocked": { type: "boolean" },
-      "log-level": { type: "string" }
+      "log-level": { type: "string" },
+      "model-dir": { type: "string" }
     })
     const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
     if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -69,7 +74,12 @@ export const serve = (args: ReadonlyArray<string>) =>
     if (!loopback.has(host) && token === undefined) {
       return yield* new UsageError({ message: `binding ${host} needs --auth-token (or KIOKU_AUTH_TOKEN)` })
     }
-    const settings = yield* loadSettings({ dataDir, configFile: values.config })
+    const modelDir = values["model-dir"]
+    const settings = yield* loadSettings({
+      dataDir,
+      configFile: values.config,
+      overrides: modelDir === undefined ? {} : { embedding_model_dir: path.resolve(modelDir) }
+    })
     const startBlocked = values["start-blocked"] === true
     const levelName = yield* envOr(values["log-level"], "KIOKU_LOG_LEVEL", "info")
     const level = Option.getOrUndefined(parseLogLevel(levelName))
@@ -171,11 +181,38 @@ export const evaluate = (args: ReadonlyArray<string>) =>
     yield* Effect.sync(() => process.stdout.write(`${out}\n`))
   })
 
+/**
+ * `kioku build-embeddings [--out DIR]`: builds the default embedding model into DIR (default: the cache
+ * directory the server uses for `--data-dir`), or reuses it. Loads ~1 GB of word vectors for ~7 s.
+ */
+export const buildEmbeddings = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const { values } = yield* parse(args, {
+      out: { type: "string" },
+      "data-dir": { type: "string" },
+      config: { type: "string" }
+    })
+    const out =
+      values.out !== undefined
+        ? path.resolve(values.out)
+        : DefaultModel.defaultModelDir(
+            yield* loadSettings({
+              dataDir: yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory"),
+              configFile: values.config
+            })
+          )
+    const started = yield* Clock.currentTimeMillis
+    const result = yield* DefaultModel.build(out)
+    const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+    yield* Effect.sync(() => process.stdout.write(JSON.stringify({ dir: out, result, seconds }) + "\n"))
+  })
+
 export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly message: string }> => {
   const [command, ...rest] = argv
   if (command === "serve") return Effect.asVoid(serve(rest))
   if (command === "maintain") return Effect.asVoid(maintain(rest))
   if (command === "eval") return Effect.asVoid(evaluate(rest))
+  if (command === "build-embeddings") return Effect.asVoid(buildEmbeddings(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))

@@ -2,44 +2,63 @@
  * The maintenance scheduler: each loop of `policies.loops` runs on its own schedule and fans out one
  * command per character (every character directory) through that character's mailbox, one character at a
  * time (each answers when its job is done), so background work never floods the process. Idle maintenance
- * only runs when no request arrived for `idleAfter`. A failure for one character is logged and never stops
- * a loop.
+ * only runs when no request arrived for `idleAfter`; the vector backfill only while the embedder has a model
+ * (asking also starts loading it). A failure for one character is logged and never stops a loop.
  */
-import { Duration, Effect, Layer, type Deferred } from "effect"
+import { Duration, Effect, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "../actor/Actor.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import type { Command } from "../actor/Commands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
+import { Embedder } from "../embed/Embedder.js"
 import { KiokuConfig } from "../Config.js"
 import { Activity } from "./Activity.js"
 import { idleAfter, loops, loopSchedule, type Loop } from "./policies.js"
 import { characters } from "./RunOnce.js"
 
-const commandOf = (name: Loop["name"], reply: Deferred.Deferred<void, StoreError | ActorDefect>): Command =>
-  name === "idle_maintenance"
-    ? { _tag: "IdleMaintenance", reply }
-    : name === "signal_extraction"
-      ? { _tag: "SignalTick", reply }
-      : name === "auto_promote"
-        ? { _tag: "EvaluateReflections", reply }
-        : name === "reflection_synthesis"
-          ? { _tag: "Synthesize", done: reply }
-          : name === "rebuttal"
-            ? { _tag: "RebuttalTick", reply }
-            : { _tag: "ArchiveSweep", reply }
+type Reply = Deferred.Deferred<void, StoreError | ActorDefect>
 
-export const fanOut = (loop: Loop) =>
+/** The command a loop sends each character; `None` for a loop whose actor command is not wired yet. */
+const commandOf = (name: Loop["name"]): Option.Option<(reply: Reply) => Command> => {
+  switch (name) {
+    case "idle_maintenance":
+      return Option.some((reply) => ({ _tag: "IdleMaintenance", reply }))
+    case "signal_extraction":
+      return Option.some((reply) => ({ _tag: "SignalTick", reply }))
+    case "auto_promote":
+      return Option.some((reply) => ({ _tag: "EvaluateReflections", reply }))
+    case "reflection_synthesis":
+      return Option.some((reply) => ({ _tag: "Synthesize", done: reply }))
+    case "rebuttal":
+      return Option.some((reply) => ({ _tag: "RebuttalTick", reply }))
+    case "archive_sweep":
+      return Option.some((reply) => ({ _tag: "ArchiveSweep", reply }))
+    case "vector_backfill":
+      return Option.none()
+  }
+}
+
+/** Whether a loop should visit the characters now: idle maintenance waits for idleness, backfill for vectors. */
+const due = (loop: Loop) =>
+  Effect.gen(function* () {
+    if (loop.name === "idle_maintenance") {
+      return (yield* (yield* Activity).idleFor) >= Duration.toMillis(idleAfter)
+    }
+    if (loop.name === "vector_backfill") return Option.isSome(yield* (yield* Embedder).modelId)
+    return true
+  })
+
+export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
   Effect.gen(function* () {
     const registry = yield* CharacterRegistry
-    const activity = yield* Activity
     const { dataDir } = yield* KiokuConfig
-    if (loop.name === "idle_maintenance" && (yield* activity.idleFor) < Duration.toMillis(idleAfter)) return
+    if (!(yield* due(loop))) return
     for (const dir of characters(dataDir)) {
       const name = validateCharacterName(dir)
       if (name._tag === "Left") continue
       yield* registry
-        .ask<void, StoreError>(name.right, (reply) => commandOf(loop.name, reply))
+        .ask<void, StoreError>(name.right, command)
         .pipe(
           Effect.catchAll((e) =>
             Effect.logWarning("maintenance fan-out failed").pipe(
@@ -50,13 +69,13 @@ export const fanOut = (loop: Loop) =>
     }
   })
 
-/** Starts every loop; they stop with the layer's scope. */
+/** Starts every loop that has a command; they stop with the layer's scope. */
 export const MaintenanceLive = Layer.scopedDiscard(
   Effect.forEach(
-    loops,
-    (loop) =>
+    loops.flatMap((loop) => Option.toArray(Option.map(commandOf(loop.name), (command) => ({ loop, command })))),
+    ({ loop, command }) =>
       Effect.sleep(loop.first).pipe(
-        Effect.zipRight(Effect.repeat(fanOut(loop), loopSchedule(loop))),
+        Effect.zipRight(Effect.repeat(fanOut(loop, command), loopSchedule(loop))),
         Effect.forkScoped
       ),
     { discard: true }

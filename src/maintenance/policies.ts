@@ -1,6 +1,7 @@
 /**
  * Every timing policy of background work in one place (neko-compat §4.13 and kioku's own), as Schedules
- * or delays derived from the tunables.
+ * or delays derived from the tunables. `vector_backfill` (kioku's) starts with the embedder warm-up
+ * (`vectors_warmup_delay_seconds`) and repeats every `embedding_poll_seconds`.
  */
 import { Duration, Schedule } from "effect"
 
@@ -19,6 +20,7 @@ export interface Loop {
     | "reflection_synthesis"
     | "archive_sweep"
     | "rebuttal"
+    | "vector_backfill"
   readonly first: Duration.DurationInput
   readonly every: Duration.DurationInput
 }
@@ -29,7 +31,8 @@ export const loops: ReadonlyArray<Loop> = [
   { name: "auto_promote", first: "150 seconds", every: "180 seconds" },
   { name: "reflection_synthesis", first: "200 seconds", every: "180 seconds" },
   { name: "archive_sweep", first: "250 seconds", every: "3600 seconds" },
-  { name: "rebuttal", first: "100 seconds", every: "180 seconds" }
+  { name: "rebuttal", first: "100 seconds", every: "180 seconds" },
+  { name: "vector_backfill", first: "30 seconds", every: "20 seconds" }
 ]
 
 /** The repetition of a loop after its first run. */

@@ -39,7 +39,8 @@ describe("maintenance scheduler", () => {
         ["auto_promote", "150 seconds", "180 seconds"],
         ["reflection_synthesis", "200 seconds", "180 seconds"],
         ["archive_sweep", "250 seconds", "3600 seconds"],
-        ["rebuttal", "100 seconds", "180 seconds"]
+        ["rebuttal", "100 seconds", "180 seconds"],
+        ["vector_backfill", "30 seconds", "20 seconds"]
       ]
     )
   })

@@ -14,7 +14,8 @@ import type { Tunables } from "../../src/Tunables.js"
 
 export const testSettings = (overrides: Partial<Tunables> = {}) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-rt-"))
-  return { dataDir: path.join(root, "memory"), configDir: path.join(root, "config"), tunables: tunablesFrom(overrides) }
+  const tunables = tunablesFrom({ vectors_enabled: false }, overrides)
+  return { dataDir: path.join(root, "memory"), configDir: path.join(root, "config"), tunables }
 }
 
 export const testRuntime = (

@@ -38,7 +38,7 @@ export const startServer = (
       process.execPath,
       [...nodeArgs, distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs],
       {
-        env: { ...process.env, KIOKU_LOG_LEVEL: "debug", ...env },
+        env: { ...process.env, KIOKU_LOG_LEVEL: "debug", KIOKU_VECTORS_ENABLED: "false", ...env },
         stdio: ["ignore", "pipe", "pipe"]
       }
     )

@@ -1,0 +1,183 @@
+/**
+ * `vectors.db`, kioku's per-character vector cache: one row per (kind, entry id) with the sha256 of the
+ * embedded text, the model id, the dimension and the vector as little-endian float16 bytes. It is derived
+ * data: never journaled, written with `synchronous=NORMAL`, and a file that cannot be opened is deleted and
+ * recreated (every vector is recomputed by the backfill). A row is valid for an entry only while its text
+ * hash, model id and dimension all match (neko-compat §4.17).
+ */
+import Database from "better-sqlite3"
+import { Effect, Option, Schema } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { StoreError } from "../store/DurableFs.js"
+import { decodeHalf, encodeHalf, isValid } from "./VectorCache.js"
+
+export const VECTORS_FILE = "vectors.db"
+
+export const VectorKind = Schema.Literal("fact", "reflection", "persona")
+export type VectorKind = typeof VectorKind.Type
+
+export interface StoredVector {
+  readonly kind: VectorKind
+  readonly id: string
+  readonly textSha256: string
+  readonly modelId: string
+  readonly vector: Float32Array
+}
+
+export interface VectorEntry {
+  readonly kind: VectorKind
+  readonly id: string
+  readonly text: string
+}
+
+export interface VectorStore {
+  /** The stored rows of `ids` (valid or not), by id. */
+  readonly get: (
+    kind: VectorKind,
+    ids: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, StoredVector>, StoreError>
+  /** Inserts or replaces rows, in one transaction. */
+  readonly put: (rows: ReadonlyArray<StoredVector>) => Effect.Effect<void, StoreError>
+  /** The entries without a row valid for their current text under `modelId` with `dim` dimensions. */
+  readonly missing: <E extends VectorEntry>(
+    entries: ReadonlyArray<E>,
+    modelId: string,
+    dim: number
+  ) => Effect.Effect<ReadonlyArray<E>, StoreError>
+  /** Deletes the rows of `kind` whose id is not in `live`; returns how many went. */
+  readonly prune: (kind: VectorKind, live: ReadonlyArray<string>) => Effect.Effect<number, StoreError>
+  readonly close: Effect.Effect<void>
+}
+
+const Row = Schema.Struct({
+  kind: VectorKind,
+  entry_id: Schema.String,
+  text_sha256: Schema.String,
+  model_id: Schema.String,
+  dim: Schema.Int,
+  vector: Schema.Uint8ArrayFromSelf
+})
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(Row))
+const decodeIds = Schema.decodeUnknownSync(Schema.Array(Schema.String))
+
+const schema = `CREATE TABLE IF NOT EXISTS vectors (
+  kind TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  text_sha256 TEXT NOT NULL,
+  model_id TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (kind, entry_id)
+) WITHOUT ROWID`
+
+const CHUNK = 500
+const selectRows = "SELECT kind, entry_id, text_sha256, model_id, dim, vector FROM vectors WHERE kind = ?"
+
+const openDb = (file: string) => {
+  const db = new Database(file)
+  try {
+    db.pragma("journal_mode = WAL")
+    db.pragma("synchronous = NORMAL")
+    db.pragma("busy_timeout = 5000")
+    db.exec(schema)
+    return db
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
+
+const removeFiles = (file: string) => {
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true })
+}
+
+/** Opens (creating) `<dir>/vectors.db`; an unreadable file is replaced by an empty one. */
+export const open = (dir: string): Effect.Effect<VectorStore, StoreError> => {
+  const file = path.join(dir, VECTORS_FILE)
+  const fail = (op: string) => (e: unknown) =>
+    new StoreError({ op, file, message: e instanceof Error ? e.message : String(e) })
+  return Effect.try({ try: () => openDb(file), catch: fail("open") }).pipe(
+    Effect.catchAll((e) =>
+      Effect.logWarning("vectors.db unreadable; recreated").pipe(
+        Effect.annotateLogs({ error: e.message }),
+        Effect.zipRight(
+          Effect.try({
+            try: () => {
+              removeFiles(file)
+              return openDb(file)
+            },
+            catch: fail("open")
+          })
+        )
+      )
+    ),
+    Effect.map((db) => makeStore(db, fail))
+  )
+}
+
+const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => StoreError): VectorStore => {
+  const wrap = <A>(op: string, f: () => A) => Effect.try({ try: f, catch: fail(op) })
+  const upsert = db.prepare(
+    "INSERT OR REPLACE INTO vectors (kind, entry_id, text_sha256, model_id, dim, vector) VALUES (?, ?, ?, ?, ?, ?)"
+  )
+  const putAll = db.transaction((rows: ReadonlyArray<StoredVector>) => {
+    for (const r of rows) {
+      upsert.run(r.kind, r.id, r.textSha256, r.modelId, r.vector.length, Buffer.from(encodeHalf(r.vector)))
+    }
+  })
+  const select = (kind: VectorKind, ids: ReadonlyArray<string>) => {
+    const out = new Map<string, StoredVector>()
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const part = ids.slice(i, i + CHUNK)
+      const marks = part.map(() => "?").join(", ")
+      const rows = decodeRows(db.prepare(`${selectRows} AND entry_id IN (${marks})`).all(kind, ...part))
+      for (const r of rows) {
+        const vector = decodeHalf(r.vector)
+        if (Option.isNone(vector) || vector.value.length !== r.dim) continue
+        out.set(r.entry_id, {
+          kind: r.kind,
+          id: r.entry_id,
+          textSha256: r.text_sha256,
+          modelId: r.model_id,
+          vector: vector.value
+        })
+      }
+    }
+    return out
+  }
+  const listIds = db.prepare("SELECT entry_id FROM vectors WHERE kind = ?").pluck()
+  const remove = db.prepare("DELETE FROM vectors WHERE kind = ? AND entry_id = ?")
+  const removeAll = db.transaction((kind: VectorKind, ids: ReadonlyArray<string>) => {
+    for (const id of ids) remove.run(kind, id)
+  })
+  return {
+    get: (kind, ids) => wrap("query", () => select(kind, ids)),
+    put: (rows) => wrap("insert", () => putAll(rows)),
+    missing: (entries, modelId, dim) =>
+      wrap("query", () => {
+        const stored = new Map<string, StoredVector>()
+        for (const kind of new Set(entries.map((e) => e.kind))) {
+          const ids = entries.filter((e) => e.kind === kind).map((e) => e.id)
+          for (const [id, row] of select(kind, ids)) stored.set(`${kind}\u0000${id}`, row)
+        }
+        return entries.filter((e) => {
+          const row = stored.get(`${e.kind}\u0000${e.id}`)
+          return (
+            row === undefined ||
+            !isValid({ textSha256: row.textSha256, modelId: row.modelId, dim: row.vector.length }, e.text, modelId, dim)
+          )
+        })
+      }),
+    prune: (kind, live) =>
+      wrap("delete", () => {
+        const keep = new Set(live)
+        const gone = decodeIds(listIds.all(kind)).filter((id) => !keep.has(id))
+        removeAll(kind, gone)
+        return gone.length
+      }),
+    close: Effect.sync(() => {
+      if (db.open) db.close()
+    })
+  }
+}

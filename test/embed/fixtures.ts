@@ -1,0 +1,75 @@
+/**
+ * Model directories for the embedding tests: a tiny real ONNX model (4-dim word vectors built with the same
+ * graph encoder as the default model) and the shared default model, built once per word-vector package
+ * version under the OS temp directory by the real child-process build, then reused by every run (the
+ * directory is named after the profile id, which changes whenever the built model would).
+ */
+import { Effect, Either, Option } from "effect"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { defaultBuildCommand, runBuild } from "../../src/embed/BuildProcess.js"
+import { DEFAULT_PROFILE, tokenizerConfig, tokenizerJsonOf, winkVersion } from "../../src/embed/DefaultModel.js"
+import { isComplete } from "../../src/embed/ModelProfile.js"
+import type { OnnxEmbedderOptions } from "../../src/embed/OnnxEmbedder.js"
+import { encodeMeanPoolModel } from "../../src/embed/OnnxGraph.js"
+
+export const tempDir = (prefix = "kioku-embed-") => mkdtempSync(path.join(tmpdir(), prefix))
+
+/** Words of the tiny model and their vectors (ids 2…); `extraWords` get ids past the table (they break Gather). */
+export const tinyModel = (
+  options: {
+    readonly profile?: Record<string, unknown>
+    readonly extraWords?: ReadonlyArray<string>
+    readonly onnx?: Uint8Array | string
+  } = {}
+) => {
+  const words: ReadonlyArray<readonly [string, ReadonlyArray<number>]> = [
+    ["cat", [1, 0, 0, 0]],
+    ["kitten", [0.9, 0.1, 0, 0]],
+    ["stock", [0, 0, 1, 0]],
+    ["market", [0, 0, 0.8, 0.2]],
+    ["tea", [0, 1, 0, 0]]
+  ]
+  const dim = 4
+  const table = new Float32Array((words.length + 2) * dim)
+  const keep = new Float32Array(words.length + 2)
+  words.forEach(([, v], i) => {
+    table.set(v, (i + 2) * dim)
+    keep[i + 2] = 1
+  })
+  const dir = tempDir("kioku-tiny-")
+  const onnx = options.onnx ?? Either.getOrThrow(encodeMeanPoolModel({ table, keep, dim }))
+  writeFileSync(path.join(dir, "model.onnx"), onnx)
+  const vocab = [...words.map(([w]) => w), ...(options.extraWords ?? [])]
+  writeFileSync(path.join(dir, "tokenizer.json"), JSON.stringify(tokenizerJsonOf(vocab)))
+  writeFileSync(path.join(dir, "tokenizer_config.json"), JSON.stringify(tokenizerConfig))
+  writeFileSync(
+    path.join(dir, "profile.json"),
+    JSON.stringify(options.profile ?? { id: "tiny", dim, pooling: "mean", normalize: true, matryoshka: null })
+  )
+  return dir
+}
+
+export const embedderOptions = (
+  modelDir: Option.Option<string>,
+  defaultDir = path.join(tempDir(), DEFAULT_PROFILE.id)
+): OnnxEmbedderOptions => ({
+  modelDir,
+  defaultDir,
+  buildCommand: defaultBuildCommand,
+  batchSize: 16,
+  maxLength: 1024,
+  requestedDim: "auto",
+  warmupDelay: Option.none()
+})
+
+/** The default model, built by the real child process once per package version and reused afterwards. */
+export const sharedDefaultModel = Effect.gen(function* () {
+  const version = yield* winkVersion
+  const root = path.join(tmpdir(), `kioku-embed-test-wink-${version}`)
+  mkdirSync(root, { recursive: true })
+  const dir = path.join(root, DEFAULT_PROFILE.id)
+  if (!isComplete(dir)) yield* runBuild(yield* defaultBuildCommand, dir)
+  return dir
+})
