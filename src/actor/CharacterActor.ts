@@ -29,6 +29,8 @@ import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
+import * as VectorBackfill from "./VectorBackfill.js"
+import { Embedder } from "../embed/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
@@ -43,6 +45,7 @@ export const make = (name: CharacterName) =>
   Effect.gen(function* () {
     const settings = yield* KiokuConfig
     const files = yield* AppFiles
+    const embedder = yield* Embedder
     const scope = yield* Effect.scope
     const t = settings.tunables
     const self: { ref?: Actor.ActorRef<Command> } = {}
@@ -250,6 +253,11 @@ export const make = (name: CharacterName) =>
             yield* memory.handle(state, { _tag: "ResolveCorrections" })
             yield* compaction.whenDone(state, reviewer.offer(state))
             if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          } else if (c._tag === "VectorBackfill") {
+            yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
+              Effect.provideService(Embedder, embedder)
+            )
+            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           } else if (c._tag === "ArchiveSweep") {
             yield* Effect.ignoreLogged(intake.sweep(state))
             yield* memory.handle(state, { _tag: "EvidenceSweep" })
@@ -321,5 +329,13 @@ export const make = (name: CharacterName) =>
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
     StoreError,
-    Scope.Scope | KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
+    | Scope.Scope
+    | KiokuConfig
+    | AppFiles
+    | OutboxHandlers
+    | RecentCompressor
+    | Tokenizer
+    | MemoryTasks
+    | ChineseScript
+    | Embedder
   >

@@ -75,6 +75,7 @@ export type Command =
   | { readonly _tag: "EvidenceSweep" }
   | { readonly _tag: "RebuttalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "ResolveCorrections" }
+  | { readonly _tag: "VectorBackfill"; readonly reply?: Reply<void> }
   | { readonly _tag: "GetPersona"; readonly reply: Reply<PersonaFile> }
   | { readonly _tag: "GetSettings"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }

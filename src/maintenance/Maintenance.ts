@@ -35,7 +35,7 @@ const commandOf = (name: Loop["name"]): Option.Option<(reply: Reply) => Command>
     case "archive_sweep":
       return Option.some((reply) => ({ _tag: "ArchiveSweep", reply }))
     case "vector_backfill":
-      return Option.none()
+      return Option.some((reply) => ({ _tag: "VectorBackfill", reply }))
   }
 }
 
