@@ -3,7 +3,7 @@
  * normalisation and language parsing happen here, then each operation becomes one command to the character's
  * actor.
  */
-import { Context, Effect, Either, Layer, Option, type Deferred } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
@@ -17,6 +17,10 @@ import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./memory/reflection/Reflection.js"
 import type { FunnelCounts } from "./memory/Funnel.js"
+import type { QueryRequest, QueryResult } from "./memory/recall/RecallTypes.js"
+import { failed as recallFailed } from "./actor/Recall.js"
+import { renderToolAnswer } from "./memory/recall/RecallRender.js"
+import { Tokenizer } from "./llm/Tokenizer.js"
 
 export type MemoryError = InvalidCharacterName | StoreError | ActorDefect
 
@@ -57,6 +61,13 @@ export interface MemoryOperations {
   readonly persona: (name: string) => Effect.Effect<PersonaFile, MemoryError>
   /** The rendered persona block (`/get_settings`); a character without one renders its legacy settings. */
   readonly settings: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
+  /**
+   * Hybrid recall (`/query_memory`): query and/or time over facts, reflections and archived facts. Never fails
+   * but on an invalid name; any other failure is the `hybrid_recall_failed` answer.
+   */
+  readonly queryMemory: (name: string, input: QueryRequest) => Effect.Effect<QueryResult, InvalidCharacterName>
+  /** The `recall_memory` tool's text for a recall (neko-compat §1.9), in the request's language. */
+  readonly recallText: (name: string, input: QueryRequest) => Effect.Effect<string, InvalidCharacterName>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
 }
@@ -67,7 +78,8 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
     Effect.gen(function* () {
       const registry = yield* CharacterRegistry
       const activity = yield* Activity
-      const { dataDir } = yield* KiokuConfig
+      const { dataDir, tunables } = yield* KiokuConfig
+      const tokens = yield* Tokenizer
       const named = (raw: string) =>
         activity.touch.pipe(
           Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
@@ -78,6 +90,18 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         language: Option.fromNullable(normaliseLanguage(input?.language)),
         renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
       })
+      const queryMemory = (raw: string, input: QueryRequest) =>
+        ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
+          Effect.catchTags({
+            StoreError: (e) => degraded(e, input),
+            ActorDefect: (e) => degraded(e, input)
+          })
+        )
+      const degraded = (e: StoreError | ActorDefect, input: QueryRequest) =>
+        Effect.logError("query_memory failed; answering hybrid_recall_failed").pipe(
+          Effect.annotateLogs({ error: e._tag }),
+          Effect.as(recallFailed(input.query ?? ""))
+        )
       return {
         write: (kind, raw, input) =>
           ask<number>(raw, (reply) => ({
@@ -104,6 +128,14 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         funnel: (raw, since, until) => ask<FunnelCounts>(raw, (reply) => ({ _tag: "Funnel", since, until, reply })),
         reflect: (raw) => ask<Option.Option<Reflection>>(raw, (reply) => ({ _tag: "Synthesize", reply })),
         maintainNow: (raw) => ask<MaintenanceReport>(raw, (reply) => ({ _tag: "MaintainNow", reply })),
+        queryMemory,
+        recallText: (raw, input) =>
+          Effect.gen(function* () {
+            const result = yield* queryMemory(raw, input)
+            const language = normaliseLanguage(input.language) ?? normaliseLanguage(tunables.default_language) ?? "en"
+            const nowMillis = yield* Clock.currentTimeMillis
+            return renderToolAnswer(input, result, { language, nowMillis, tokens, tunables })
+          }),
         cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
         awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
         persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),

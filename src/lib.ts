@@ -11,8 +11,27 @@ import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
+import type { QueryRequest, QueryResult, RecallRow } from "./memory/recall/RecallTypes.js"
 
-export type { CharacterStatus, HostClock, MaintenanceReport, ReadInput, Tunables, WriteInput }
+export type {
+  CharacterStatus,
+  HostClock,
+  MaintenanceReport,
+  QueryRequest,
+  QueryResult,
+  ReadInput,
+  RecallRow,
+  Tunables,
+  WriteInput
+}
+export {
+  recallMemoryTool,
+  recallMemoryToolFor,
+  renderRecallBlock,
+  renderToolAnswer,
+  type RecallMemoryTool,
+  type RenderedBlock
+} from "./memory/recall/RecallRender.js"
 export { makeHostClock }
 
 export interface MemoryRuntimeOptions {
@@ -46,6 +65,16 @@ export interface MemoryRuntime {
   readonly awaitBackground: (name: string) => Promise<void>
   /** Runs every due maintenance job of the character now (outbox, extraction, compression). */
   readonly maintainNow: (name: string) => Promise<MaintenanceReport>
+  /**
+   * Hybrid recall, as `POST /query_memory` answers it (`query` and/or `time`, optional `subjects`); a failed
+   * recall resolves with `error_code: "hybrid_recall_failed"`, an invalid name rejects.
+   */
+  readonly queryMemory: (name: string, input: QueryRequest) => Promise<QueryResult>
+  /**
+   * The `recall_memory` tool's answer text for `input` (header, numbered lines, budgets of neko-compat §1.9),
+   * in `input.language` (else English).
+   */
+  readonly recallText: (name: string, input: QueryRequest) => Promise<string>
   /** Cancels a recent-history review in flight, as `/cancel_correction` does. */
   readonly cancelCorrection: (name: string) => Promise<{ readonly status: "cancelled" | "no_task" }>
   /** Stops every actor and releases the memory root. */
@@ -87,6 +116,8 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     status: (name) => run((m) => m.status(name)),
     awaitBackground: (name) => run((m) => m.awaitBackground(name)),
     maintainNow: (name) => run((m) => m.maintainNow(name)),
+    queryMemory: (name, input) => run((m) => m.queryMemory(name, input)),
+    recallText: (name, input) => run((m) => m.recallText(name, input)),
     cancelCorrection: (name) => run((m) => m.cancelCorrection(name)).then((status) => ({ status })),
     close: () => runtime.dispose()
   }

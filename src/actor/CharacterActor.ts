@@ -35,6 +35,7 @@ import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
 import { makeReads } from "./Reads.js"
+import * as Recall from "./Recall.js"
 
 type Write = {
   readonly request: WriteRequest
@@ -90,6 +91,7 @@ export const make = (name: CharacterName) =>
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     hooks.memory = memory
+    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames })
     const outbox = yield* OutboxDrain.make({
       name,
       extract: intake.onExtractOps,
@@ -210,6 +212,8 @@ export const make = (name: CharacterName) =>
                 return renderRecentHistory(recent.items, s, resolveLanguage(state, c.lang), known)
               })
             )
+          } else if (c._tag === "QueryMemory") {
+            yield* Deferred.succeed(c.reply, yield* recall.query(state, c.input))
           } else if (c._tag === "Gap") {
             yield* answer(c.reply, reads.gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
           } else if (c._tag === "Status") {

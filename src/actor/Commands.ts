@@ -9,6 +9,7 @@ import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { PersonaFile } from "../memory/persona/Persona.js"
 import type { FunnelCounts } from "../memory/Funnel.js"
+import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "./Actor.js"
 
@@ -91,6 +92,7 @@ export type Command =
       readonly done?: Reply<void>
     }
   | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
+  | { readonly _tag: "QueryMemory"; readonly input: QueryRequest; readonly reply: Reply<QueryResult> }
   | {
       readonly _tag: "ReviewDone"
       readonly fingerprints: ReadonlyArray<string>

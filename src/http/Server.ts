@@ -12,6 +12,7 @@ import { guard } from "./Guard.js"
 import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
+import { recallRouter } from "./RecallRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -22,10 +23,10 @@ export interface ServeOptions {
 }
 
 const characterRoutes =
-  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced)\/[^?]*\//
+  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concat(router, adminRouter).pipe(
+  HttpRouter.concatAll(router, adminRouter, recallRouter).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

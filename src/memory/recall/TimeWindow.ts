@@ -152,6 +152,12 @@ const range = (text: string, now: number, language: Language | undefined): Windo
  * The recall window named by `text` relative to `nowMillis` (local time), or undefined when it names none.
  * `language` (a request language code) picks the natural-language parser tried first.
  */
+/** A half-open local window `[start, end)` in epoch ms. */
+export interface TimeWindow {
+  readonly start: number
+  readonly end: number
+}
+
 export const parseTimeWindow = (
   text: string,
   nowMillis: number,

@@ -1,0 +1,196 @@
+/**
+ * A character actor's recall (`/query_memory`, neko-compat §1.4 and §4.10). The recall corpus is built on
+ * the first query from facts.json, reflections.json (pending and confirmed) and the fact archive (legacy
+ * file and shards), then kept current without re-parsing: before each query the facts come from FactStore's
+ * stamp-checked cache (unchanged records keep their identity), reflections.json and every archive file are
+ * re-read only when their file stamp (inode, mtime, size) changed, and only rows that are new or changed are
+ * re-tokenized (see RecallCorpus). A change of the speakers' names rebuilds the corpus. Texts are folded to
+ * Simplified Chinese in batches. Any failure degrades to N.E.K.O.'s `hybrid_recall_failed` answer, logged.
+ * `vectors` is the seam for the cosine side: given the query text it returns the query vector and a lookup
+ * of cached vectors by memory id; without it (or when it yields nothing) recall is BM25 only.
+ */
+import { Clock, Effect, Option } from "effect"
+import * as path from "node:path"
+import { ChineseScript } from "../llm/ChineseScript.js"
+import { FactsFile, type Fact } from "../memory/facts/Fact.js"
+import { hybridRecall, recallByTime, type Vectors } from "../memory/recall/Hybrid.js"
+import * as Corpus from "../memory/recall/RecallCorpus.js"
+import { factEntry, LEGACY_PRIVATE, reflectionEntry, subjectKey } from "../memory/recall/RecallEntry.js"
+import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
+import { parseTimeWindow } from "../memory/recall/TimeWindow.js"
+import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { Speakers } from "../memory/recent/Compression.js"
+import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
+import * as ViewFile from "../store/ViewFile.js"
+import type { Tunables } from "../Tunables.js"
+import type { CharacterState } from "./CharacterState.js"
+
+/** The cosine side of recall for one query; `undefined` means BM25 only. */
+export type VectorSeam = (input: {
+  readonly state: CharacterState
+  readonly query: string
+}) => Effect.Effect<Vectors | undefined>
+
+type Stamp = Option.Option<FileStamp>
+
+const FOLD_BATCH = 1000
+
+export const failed = (query: string): QueryResult => ({
+  results: [],
+  query,
+  candidates_total: 0,
+  elapsed_ms: 0.0,
+  error_code: "hybrid_recall_failed"
+})
+
+const empty: QueryResult = { results: [], query: "", candidates_total: 0, elapsed_ms: 0.0 }
+
+class RecallInputError {
+  readonly _tag = "RecallInputError"
+  constructor(readonly message: string) {}
+}
+
+/** Partition keys of the request's subjects; without subjects, private (legacy) memory. */
+const partitionsOf = (subjects: QueryRequest["subjects"]) => {
+  if (subjects === undefined) return Effect.succeed([LEGACY_PRIVATE])
+  if (subjects.length < 1 || subjects.length > 8) return Effect.fail(new RecallInputError("subjects must have 1..8"))
+  const keys = subjects.map((s) => subjectKey(s.kind, s.id, s["scope"] ?? `${s.kind.trim()}:${s.id.trim()}`))
+  const valid = keys.filter((k): k is string => k !== undefined)
+  return valid.length === keys.length ? Effect.succeed(valid) : Effect.fail(new RecallInputError("invalid subject"))
+}
+
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly vectors?: VectorSeam | undefined
+}) =>
+  Effect.gen(function* () {
+    const script = yield* ChineseScript
+    const t = deps.tunables
+    let current: { readonly names: string; readonly corpus: Corpus.RecallCorpus } | undefined
+    let facts: ReadonlyArray<Fact> | undefined
+    let reflections: Stamp | undefined
+    const archive = new Map<string, { readonly stamp: Stamp; readonly rows: ReadonlyArray<Fact> }>()
+
+    /** Folds texts to Simplified Chinese, a batch per converter call. */
+    const fold = (texts: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const out: Array<string> = []
+        for (let i = 0; i < texts.length; i += FOLD_BATCH) {
+          const batch = texts.slice(i, i + FOLD_BATCH)
+          const joined = batch.some((x) => x.includes("\u0000")) ? undefined : batch.join("\u0000")
+          const parts = joined === undefined ? [] : (yield* script.toSimplified(joined)).split("\u0000")
+          if (parts.length === batch.length) out.push(...parts)
+          else out.push(...(yield* Effect.forEach(batch, script.toSimplified)))
+        }
+        return out
+      })
+
+    const sync = <R extends Corpus.Row>(
+      corpus: Corpus.RecallCorpus,
+      tier: "fact" | "reflection" | "fact_archive",
+      rows: ReadonlyArray<R>,
+      project: (row: R) => ReturnType<typeof factEntry>
+    ) =>
+      Effect.gen(function* () {
+        const changes = corpus.diff(tier, rows)
+        if (changes.changed.length === 0 && changes.removed.length === 0) return
+        corpus.apply(tier, changes, yield* fold(changes.changed.map((r) => r.text)), project)
+      })
+
+    const archiveRows = (state: CharacterState) =>
+      Effect.gen(function* () {
+        const sources = [
+          path.join(state.dir, "facts_archive.json"),
+          ...state.archive.shards().map((n) => path.join(state.archive.shardDir, n))
+        ]
+        let changed = archive.size !== sources.length
+        for (const file of sources) {
+          const stamp = yield* stampOf(file)
+          const known = archive.get(file)
+          if (known && sameStamp(known.stamp, stamp)) continue
+          const rows = Option.getOrElse(yield* ViewFile.make(FactsFile, file).read, (): ReadonlyArray<Fact> => [])
+          archive.set(file, { stamp, rows })
+          changed = true
+        }
+        for (const file of [...archive.keys()]) if (!sources.includes(file)) archive.delete(file)
+        return changed ? Option.some(sources.flatMap((f) => archive.get(f)?.rows ?? [])) : Option.none()
+      })
+
+    /** Brings the corpus up to date with the views (building it on first use). */
+    const refresh = (state: CharacterState) =>
+      Effect.gen(function* () {
+        const speakers = yield* deps.speakers
+        const names = yield* fold([speakers.master, speakers.character])
+        const key = names.join("\u0000")
+        if (current === undefined || current.names !== key) {
+          current = { names: key, corpus: Corpus.make(names) }
+          facts = undefined
+          reflections = undefined
+          archive.clear()
+        }
+        const corpus = current.corpus
+        const index = yield* state.facts.load
+        if (index.facts !== facts) {
+          yield* sync(corpus, "fact", index.facts, (f) => factEntry(f, "fact"))
+          facts = index.facts
+        }
+        const stamp = yield* stampOf(state.reflections.file)
+        if (reflections === undefined || !sameStamp(reflections, stamp)) {
+          const rows = (yield* state.reflections.load).filter((r) => r.status === "pending" || r.status === "confirmed")
+          yield* sync(corpus, "reflection", rows, (r: Reflection) => reflectionEntry(r))
+          reflections = stamp
+        }
+        const archived = yield* archiveRows(state)
+        if (Option.isSome(archived))
+          yield* sync(corpus, "fact_archive", archived.value, (f) => factEntry(f, "fact_archive"))
+        return { corpus, names }
+      })
+
+    const recall = (state: CharacterState, input: QueryRequest) =>
+      Effect.gen(function* () {
+        const started = yield* Clock.currentTimeNanos
+        const elapsed = Effect.map(Clock.currentTimeNanos, (n) => Math.round(Number(n - started) / 1e5) / 10)
+        const queryText = (input.query ?? "").trim()
+        const timeSpec = (input.time ?? "").trim()
+        const nowMillis = yield* Clock.currentTimeMillis
+        const window = timeSpec === "" ? undefined : parseTimeWindow(timeSpec, nowMillis, input.language ?? undefined)
+        if (queryText === "" && window === undefined) return empty
+        const partitions = yield* partitionsOf(input.subjects)
+        const { corpus } = yield* refresh(state)
+        if (queryText === "" && window !== undefined) {
+          const found = recallByTime(corpus, { partitions, window, nowMillis }, t)
+          const result: QueryResult = {
+            results: found.rows,
+            query: "",
+            time: timeSpec,
+            candidates_total: found.candidatesTotal,
+            elapsed_ms: yield* elapsed
+          }
+          return result
+        }
+        const [folded] = yield* fold([queryText])
+        const vectors = deps.vectors ? yield* deps.vectors({ state, query: queryText }) : undefined
+        const tokens = corpus.tokenize(folded ?? queryText)
+        const found = hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t)
+        const result: QueryResult = {
+          results: found.rows,
+          query: queryText,
+          candidates_total: found.candidatesTotal,
+          elapsed_ms: yield* elapsed
+        }
+        return result
+      })
+
+    /** The `/query_memory` answer; never fails (a failure is the `hybrid_recall_failed` answer). */
+    const query = (state: CharacterState, input: QueryRequest): Effect.Effect<QueryResult> =>
+      recall(state, input).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logError("recall failed; answering hybrid_recall_failed", cause).pipe(
+            Effect.as(failed(input.query ?? ""))
+          )
+        )
+      )
+
+    return { query }
+  })

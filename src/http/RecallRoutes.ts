@@ -1,0 +1,42 @@
+/**
+ * `POST /query_memory/{name}` (neko-compat §1.4): the body is decoded with the `QueryRequest` schema (422
+ * when it does not decode, or when `subjects` is given without 1 to 8 items), then the character's actor
+ * recalls. The answer is the JSON result — a failed recall is still HTTP 200 with
+ * `error_code: "hybrid_recall_failed"` — or, with `?format=markdown`, the `recall_memory` tool's text
+ * (text/plain). An invalid name is a 400 like every character route.
+ */
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { QueryRequest } from "../memory/recall/RecallTypes.js"
+import { MemoryService } from "../MemoryService.js"
+import { detail, json, validation } from "./Responses.js"
+import { bodyText } from "./Routes.js"
+
+const decodeQuery = Schema.decodeUnknownEither(Schema.parseJson(QueryRequest))
+const Format = Schema.Struct({ format: Schema.optional(Schema.String) })
+
+export const recallRouter = HttpRouter.empty.pipe(
+  HttpRouter.post(
+    "/query_memory/:name",
+    Effect.gen(function* () {
+      const memory = yield* MemoryService
+      const name = (yield* HttpRouter.params)["name"] ?? ""
+      const body = decodeQuery(yield* bodyText)
+      if (body._tag === "Left")
+        return validation(["body"], "body must be a JSON object (query, time, language, subjects)", "value_error")
+      const input = body.right
+      if (input.subjects !== undefined && (input.subjects.length < 1 || input.subjects.length > 8))
+        return validation(["body", "subjects"], "subjects must hold 1 to 8 subjects", "value_error")
+      const { format } = yield* HttpServerRequest.schemaSearchParams(Format).pipe(
+        Effect.orElseSucceed(() => ({ format: undefined }))
+      )
+      const answer =
+        format === "markdown"
+          ? Effect.map(memory.recallText(name, input), (text) =>
+              HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
+            )
+          : Effect.map(memory.queryMemory(name, input), (result) => json(result))
+      return yield* answer.pipe(Effect.catchAll((e) => Effect.succeed(detail(400, e.detail))))
+    }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
+  )
+)

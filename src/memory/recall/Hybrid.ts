@@ -1,0 +1,219 @@
+/**
+ * Hybrid recall over a character's recall corpus (neko-compat §4.10), as pure functions of the corpus, the
+ * query and the clock. The pool is the union of the requested subject partitions (legacy-private when no
+ * subject is given), minus disputed reflections whose evidence score is now below zero, and — when a time
+ * window is given — only entries whose event interval meets the half-open window. BM25 runs over the whole
+ * pool with the pool's own statistics (k1, b; keep ≥ threshold, top `budget_each`), cosine over its facts
+ * and reflections when the caller supplies a query vector and a vector lookup (keep ≥ threshold, top
+ * `budget_each`), and reciprocal-rank fusion Σ 1/(k + rank) merges the two lists by id (top `budget_total`,
+ * scores rounded to 6 decimals). Ties keep the pool order: active facts, reflections, archived facts.
+ * Time-only recall orders the pool by (outside the window, distance in seconds, later event start first).
+ */
+import { score, type EvidenceTunables } from "../evidence/Evidence.js"
+import { cosine } from "../evidence/Rerank.js"
+import * as Bm25 from "./Bm25Index.js"
+import type { Partition, RecallCorpus } from "./RecallCorpus.js"
+import type { RecallEntry } from "./RecallEntry.js"
+import type { RecallRow } from "./RecallTypes.js"
+import type { TimeWindow } from "./TimeWindow.js"
+
+export interface HybridTunables extends EvidenceTunables {
+  readonly bm25_k1: number
+  readonly bm25_b: number
+  readonly hybrid_recall_budget_each: number
+  readonly hybrid_recall_budget_total: number
+  readonly hybrid_recall_time_budget: number
+  readonly hybrid_recall_cosine_threshold: number
+  readonly hybrid_recall_bm25_threshold: number
+  readonly hybrid_recall_rrf_k: number
+}
+
+/** The vector side of recall: the query's vector and a lookup of a memory's cached vector by id. */
+export interface Vectors {
+  readonly query: Float32Array
+  readonly vectorOf: (id: string) => Float32Array | undefined
+}
+
+export interface PoolQuery {
+  /** Subject partitions to search (see `RecallEntry.subjectKey`; `legacy_private` for private memory). */
+  readonly partitions: ReadonlyArray<string>
+  readonly window?: TimeWindow | undefined
+  readonly nowMillis: number
+}
+
+export interface HybridQuery extends PoolQuery {
+  /** Recall tokens of the query (folded, names stripped). */
+  readonly tokens: ReadonlyArray<string>
+  readonly vectors?: Vectors | undefined
+}
+
+export interface Recalled {
+  readonly rows: ReadonlyArray<RecallRow>
+  readonly candidatesTotal: number
+}
+
+interface Ranked extends Bm25.Hit {
+  readonly entry: RecallEntry
+}
+
+export const overlaps = (entry: RecallEntry, w: TimeWindow): boolean =>
+  entry.window !== undefined && entry.window[0] < w.end && entry.window[1] >= w.start
+
+/** Disputed reflections of the partitions whose evidence score is below zero at `nowMillis`. */
+const negatives = (parts: ReadonlyArray<Partition>, nowMillis: number, t: EvidenceTunables): Set<string> => {
+  const out = new Set<string>()
+  for (const part of parts)
+    for (const id of part.dynamic) {
+      const evidence = part.members.get(id)?.evidence
+      if (evidence && score(evidence, nowMillis, t) < 0) out.add(id)
+    }
+  return out
+}
+
+interface Pool {
+  readonly parts: ReadonlyArray<Partition>
+  readonly size: number
+  readonly contains: (id: string) => boolean
+  readonly restriction: Bm25.Restriction
+  readonly forEach: (f: (entry: RecallEntry) => void) => void
+}
+
+const poolOf = (corpus: RecallCorpus, q: PoolQuery, t: EvidenceTunables): Pool => {
+  const parts = corpus.partitions(q.partitions)
+  const negative = negatives(parts, q.nowMillis, t)
+  const all = (f: (entry: RecallEntry) => void) => {
+    for (const part of parts) for (const [id, entry] of part.members) if (!negative.has(id)) f(entry)
+  }
+  const w = q.window
+  if (w === undefined) {
+    const size = parts.reduce((sum, p) => sum + p.members.size, 0) - negative.size
+    const contains = (id: string) => !negative.has(id) && parts.some((p) => p.members.has(id))
+    return { parts, size, contains, restriction: { _tag: "Except", ids: negative }, forEach: all }
+  }
+  const kept = new Set<string>()
+  all((entry) => {
+    if (overlaps(entry, w)) kept.add(entry.id)
+  })
+  const contains = (id: string) => kept.has(id)
+  const forEach = (f: (entry: RecallEntry) => void) =>
+    all((entry) => {
+      if (kept.has(entry.id)) f(entry)
+    })
+  return { parts, size: kept.size, contains, restriction: { _tag: "Only", keep: contains }, forEach }
+}
+
+const entryOf = (parts: ReadonlyArray<Partition>, id: string) =>
+  parts.map((p) => p.members.get(id)).find((e) => e !== undefined)
+
+/** The best `limit` of `ranked` by score (then pool order) among those at or above `threshold`, in one pass. */
+const top = <R extends Bm25.Hit>(corpus: RecallCorpus, ranked: ReadonlyArray<R>, threshold: number, limit: number) => {
+  const best: Array<R> = []
+  const before = (a: R, b: R) => a.score > b.score || (a.score === b.score && corpus.order(a.id) < corpus.order(b.id))
+  for (const r of ranked) {
+    if (r.score < threshold || limit <= 0) continue
+    const last = best[best.length - 1]
+    if (best.length >= limit && last !== undefined && !before(r, last)) continue
+    let i = best.length
+    while (i > 0 && before(r, best[i - 1] ?? r)) i--
+    best.splice(i, 0, r)
+    if (best.length > limit) best.pop()
+  }
+  return best
+}
+
+const row = (entry: RecallEntry, s: number | null): RecallRow => ({
+  id: entry.id,
+  text: entry.text,
+  tier: entry.tier,
+  entity: entry.entity,
+  subject_kind: entry.subjectKind,
+  subject_id: entry.subjectId,
+  scope: entry.scope ?? "legacy_private",
+  score: s,
+  created_at: entry.createdAt,
+  event_start_at: entry.eventStartAt,
+  event_end_at: entry.eventEndAt
+})
+
+/** Reciprocal-rank fusion of ranked lists: first-seen order breaks ties, then the top `total`. */
+export const fuse = <A extends { readonly id: string }>(
+  lists: ReadonlyArray<ReadonlyArray<A>>,
+  k: number,
+  total: number
+): Array<{ readonly item: A; readonly score: number }> => {
+  const fused = new Map<string, { item: A; score: number }>()
+  for (const list of lists)
+    list.forEach((item, i) => {
+      const current = fused.get(item.id)
+      const add = 1 / (k + i + 1)
+      if (current) current.score += add
+      else fused.set(item.id, { item, score: add })
+    })
+  return [...fused.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(0, total))
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6
+
+/** BM25 + cosine + RRF over the pool; no query tokens and no vectors find nothing. */
+export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTunables): Recalled => {
+  const pool = poolOf(corpus, q, t)
+  const bm25 = Bm25.search(
+    pool.parts.map((p) => p.index),
+    q.tokens,
+    { k1: t.bm25_k1, b: t.bm25_b },
+    pool.restriction
+  )
+  const lexical = top(corpus, bm25, t.hybrid_recall_bm25_threshold, t.hybrid_recall_budget_each).flatMap((h) => {
+    const entry = entryOf(pool.parts, h.id)
+    return entry ? [{ ...h, entry }] : []
+  })
+  const semantic = q.vectors
+    ? top(corpus, cosineRanked(pool, q.vectors), t.hybrid_recall_cosine_threshold, t.hybrid_recall_budget_each)
+    : []
+  const fused = fuse(
+    [lexical.map((r) => r.entry), semantic.map((r) => r.entry)],
+    t.hybrid_recall_rrf_k,
+    t.hybrid_recall_budget_total
+  )
+  return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size }
+}
+
+/** Cosine of the query vector to every fact and reflection of the pool that has a vector of its size. */
+const cosineRanked = (pool: Pool, vectors: Vectors): Array<Ranked> => {
+  const out: Array<Ranked> = []
+  pool.forEach((entry) => {
+    if (entry.tier === "fact_archive") return
+    const v = vectors.vectorOf(entry.id)
+    if (v === undefined || v.length !== vectors.query.length) return
+    const c = cosine(vectors.query, v)
+    if (c !== 0) out.push({ id: entry.id, entry, score: c })
+  })
+  return out
+}
+
+/** Time-only recall: the pool entries nearest to the window, in-window first, later events first. */
+export const recallByTime = (
+  corpus: RecallCorpus,
+  q: PoolQuery & { readonly window: TimeWindow },
+  t: HybridTunables
+) => {
+  const pool = poolOf(corpus, { partitions: q.partitions, nowMillis: q.nowMillis }, t)
+  const { start, end } = q.window
+  const scored: Array<{ entry: RecallEntry; outside: number; distance: number; from: number }> = []
+  pool.forEach((entry) => {
+    if (entry.window === undefined) return
+    const [s, e] = entry.window
+    const inside = s < end && e >= start
+    const distance = inside ? 0 : e < start ? (start - e) / 1000 : (s - end) / 1000
+    scored.push({ entry, outside: inside ? 0 : 1, distance, from: s })
+  })
+  scored.sort(
+    (a, b) =>
+      a.outside - b.outside ||
+      a.distance - b.distance ||
+      b.from - a.from ||
+      corpus.order(a.entry.id) - corpus.order(b.entry.id)
+  )
+  const rows = scored.slice(0, Math.max(0, t.hybrid_recall_time_budget)).map((s) => row(s.entry, null))
+  return { rows, candidatesTotal: pool.size } satisfies Recalled
+}

@@ -1,0 +1,139 @@
+/**
+ * The recall corpus of one character, kept current incrementally. Each source tier (active facts,
+ * reflections, archived facts) remembers the rows it last saw by id; `diff` compares a fresh list with them
+ * by reference (views keep unchanged records as the same objects), so only new or changed rows are
+ * projected and re-tokenized, and missing ids are removed. An id present in several tiers resolves to one
+ * entry: active fact, then reflection, then archived fact (an archive row whose id is still active is
+ * dropped). Recallable entries live in one BM25 index per subject partition, with the set of disputed
+ * reflections whose evidence must be scored at query time. Tokens are N.E.K.O.'s recall tokens of the text
+ * folded to Simplified Chinese with the speakers' names stripped; the caller folds, the corpus tokenizes.
+ */
+import * as Bm25 from "./Bm25Index.js"
+import type { RecallEntry, Tier } from "./RecallEntry.js"
+import { recallTokens, stripNames } from "./Tokenize.js"
+
+export interface Row {
+  readonly id: string
+  readonly text: string
+}
+
+export interface Changes<R extends Row> {
+  readonly changed: ReadonlyArray<R>
+  readonly removed: ReadonlyArray<string>
+}
+
+interface Stored {
+  readonly row: Row
+  readonly entry: RecallEntry
+  readonly folded: string
+  readonly seq: number
+}
+
+export interface Partition {
+  readonly index: Bm25.Bm25Index
+  readonly members: Map<string, RecallEntry>
+  /** Members whose evidence score changes with time (disputed reflections). */
+  readonly dynamic: Set<string>
+}
+
+export interface RecallCorpus {
+  readonly diff: <R extends Row>(tier: Tier, rows: ReadonlyArray<R>) => Changes<R>
+  /** Applies a diff; `folded[i]` is the folded text of `changes.changed[i]`. */
+  readonly apply: <R extends Row>(
+    tier: Tier,
+    changes: Changes<R>,
+    folded: ReadonlyArray<string>,
+    project: (row: R) => RecallEntry
+  ) => void
+  /** The existing partitions among `keys`. */
+  readonly partitions: (keys: ReadonlyArray<string>) => ReadonlyArray<Partition>
+  /** Pool order for ties: active facts, reflections, archive, each in the order first seen. */
+  readonly order: (id: string) => number
+  readonly tokenize: (folded: string) => Array<string>
+}
+
+const tierRank: Readonly<Record<Tier, number>> = { fact: 0, reflection: 1, fact_archive: 2 }
+const RANK_SPAN = 2 ** 40
+
+/** `names` are the speakers' names, already folded the way texts are. */
+export const make = (names: ReadonlyArray<string>): RecallCorpus => {
+  const tiers: Record<Tier, Map<string, Stored>> = {
+    fact: new Map(),
+    reflection: new Map(),
+    fact_archive: new Map()
+  }
+  const parts = new Map<string, Partition>()
+  const placed = new Map<string, { readonly record: Stored; readonly partition: string }>()
+  let seq = 0
+
+  const tokenize = (folded: string) => recallTokens(stripNames(folded, names))
+
+  const partitionFor = (key: string): Partition => {
+    const existing = parts.get(key)
+    if (existing) return existing
+    const created: Partition = { index: Bm25.make(), members: new Map(), dynamic: new Set() }
+    parts.set(key, created)
+    return created
+  }
+
+  const unplace = (id: string) => {
+    const at = placed.get(id)
+    if (!at) return
+    const part = parts.get(at.partition)
+    part?.index.remove(id)
+    part?.members.delete(id)
+    part?.dynamic.delete(id)
+    placed.delete(id)
+  }
+
+  /** Re-resolves which record of `id` is recallable and moves it into (or out of) its partition. */
+  const refresh = (id: string) => {
+    const record = tiers.fact.get(id) ?? tiers.reflection.get(id) ?? tiers.fact_archive.get(id)
+    const entry = record?.entry
+    const recallable = record && entry && !entry.blocked && entry.partition !== undefined ? record : undefined
+    const at = placed.get(id)
+    if (recallable === undefined || recallable.entry.partition === undefined) return unplace(id)
+    const key = recallable.entry.partition
+    const part = partitionFor(key)
+    if (at === undefined || at.partition !== key || at.record.folded !== recallable.folded) {
+      unplace(id)
+      part.index.upsert(id, tokenize(recallable.folded))
+    }
+    part.members.set(id, recallable.entry)
+    if (recallable.entry.evidence) part.dynamic.add(id)
+    else part.dynamic.delete(id)
+    placed.set(id, { record: recallable, partition: key })
+  }
+
+  return {
+    diff: (tier, rows) => {
+      const known = tiers[tier]
+      const seen = new Set<string>()
+      const changed = rows.filter((r) => {
+        seen.add(r.id)
+        return known.get(r.id)?.row !== r
+      })
+      const removed = [...known.keys()].filter((id) => !seen.has(id))
+      return { changed, removed }
+    },
+    apply: (tier, changes, folded, project) => {
+      const known = tiers[tier]
+      for (const id of changes.removed) {
+        known.delete(id)
+        refresh(id)
+      }
+      changes.changed.forEach((row, i) => {
+        const previous = known.get(row.id)
+        const text = folded[i] ?? row.text
+        known.set(row.id, { row, entry: project(row), folded: text, seq: previous?.seq ?? seq++ })
+        refresh(row.id)
+      })
+    },
+    partitions: (keys) => [...new Set(keys)].flatMap((k) => parts.get(k) ?? []),
+    order: (id) => {
+      const at = placed.get(id)
+      return at ? tierRank[at.record.entry.tier] * RANK_SPAN + at.record.seq : Number.MAX_SAFE_INTEGER
+    },
+    tokenize
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * What recall knows about one memory (neko-compat §4.10): active facts, pending/confirmed reflections and
+ * archived facts projected to the fields recall reads. The projection settles everything that does not
+ * depend on the clock: the subject partition (legacy-private, one explicit subject, or malformed and never
+ * recalled), the event window (anchor = end → start → created_at), and the time-independent hard filter
+ * (empty text, `suppress`/`suppressed`, `protected`, a stored negative `score`, reflections not pending or
+ * confirmed, archive rows with an archive marker). Only a disputed reflection keeps its evidence snapshot,
+ * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
+ */
+import { parseLocal } from "../../domain/LocalTime.js"
+import type { Evidence } from "../evidence/Evidence.js"
+import type { Fact } from "../facts/Fact.js"
+import type { Reflection } from "../reflection/Reflection.js"
+
+export type Tier = "fact" | "reflection" | "fact_archive"
+
+export const LEGACY_PRIVATE = "legacy_private"
+
+export interface RecallEntry {
+  readonly id: string
+  readonly text: string
+  readonly tier: Tier
+  readonly entity: string
+  readonly subjectKind: string | null
+  readonly subjectId: string | null
+  readonly scope: string | null
+  readonly createdAt: string | null
+  readonly eventStartAt: string | null
+  readonly eventEndAt: string | null
+  /** `legacy_private`, a subject key (see `subjectKey`), or undefined for a malformed descriptor. */
+  readonly partition: string | undefined
+  /** The event's closed interval in epoch ms; undefined without any parsable time. */
+  readonly window: readonly [number, number] | undefined
+  /** Dropped by the time-independent part of the hard filter. */
+  readonly blocked: boolean
+  /** The evidence of a disputed reflection, scored at query time. */
+  readonly evidence: Evidence | undefined
+}
+
+const SUBJECT_KINDS = new Set(["group_chat", "participant", "group_participant"])
+
+const clean = (value: unknown): string | undefined => {
+  if (typeof value !== "string") return undefined
+  const v = value.trim()
+  if (v === "" || v.length > 256 || [...v].some((c) => c.charCodeAt(0) < 0x20)) return undefined
+  return v
+}
+
+/**
+ * The partition key of an explicit subject (kind, id, scope), or undefined when N.E.K.O. would reject it:
+ * a kind outside group_chat/participant/group_participant, an empty, over-long or control-character
+ * component, a group_participant id that is not `platform:group:speaker`, or the `legacy_private` scope.
+ */
+export const subjectKey = (kind: unknown, id: unknown, scope: unknown): string | undefined => {
+  const k = clean(kind)
+  const i = clean(id)
+  const s = clean(scope)
+  if (k === undefined || i === undefined || s === undefined || !SUBJECT_KINDS.has(k)) return undefined
+  if (k === "group_participant" && (i.split(":").length !== 3 || i.split(":").some((p) => p === ""))) return undefined
+  if (s === LEGACY_PRIVATE) return undefined
+  return `${k}:${i}\u0000${s}`
+}
+
+const isAbsent = (v: unknown) => v === undefined || v === null
+
+const partitionOf = (row: Readonly<Record<string, unknown>>): string | undefined => {
+  const [kind, id, scope] = [row["subject_kind"], row["subject_id"], row["scope"]]
+  if (isAbsent(kind) && isAbsent(id) && isAbsent(scope)) return LEGACY_PRIVATE
+  if (isAbsent(kind) || isAbsent(id) || isAbsent(scope)) return undefined
+  return subjectKey(kind, id, scope)
+}
+
+/** Python truthiness for the flags N.E.K.O. tests with `if row.get(flag)`. */
+const truthy = (v: unknown): boolean =>
+  v === undefined || v === null || v === false || v === 0 || v === ""
+    ? false
+    : Array.isArray(v)
+      ? v.length > 0
+      : typeof v === "object"
+        ? Object.keys(v).length > 0
+        : true
+
+const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/
+const aware = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i
+
+/** Epoch ms of an ISO timestamp: naive (local clock), date only (local midnight) or with an offset. */
+export const parseInstant = (text: unknown): number | undefined => {
+  if (typeof text !== "string") return undefined
+  const t = text.trim()
+  const naive = parseLocal(t)
+  if (naive !== undefined) return naive
+  const d = dateOnly.exec(t)
+  if (d) {
+    const value = new Date(Number(d[1]), Number(d[2]) - 1, Number(d[3])).getTime()
+    return new Date(value).getDate() === Number(d[3]) ? value : undefined
+  }
+  if (!aware.test(t)) return undefined
+  const value = Date.parse(t.replace(" ", "T"))
+  return Number.isNaN(value) ? undefined : value
+}
+
+/** The event interval: [start or anchor, end or anchor], swapped when written backwards. */
+export const eventWindow = (start: unknown, end: unknown, created: unknown): readonly [number, number] | undefined => {
+  const s = parseInstant(start)
+  const e = parseInstant(end)
+  const anchor = e ?? s ?? parseInstant(created)
+  if (anchor === undefined) return undefined
+  const from = s ?? anchor
+  const to = e ?? anchor
+  return to < from ? [to, from] : [from, to]
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null)
+
+const base = (row: Readonly<Record<string, unknown>>, tier: Tier) => {
+  const text = typeof row["text"] === "string" ? row["text"] : ""
+  const stored = row["score"]
+  return {
+    id: typeof row["id"] === "string" ? row["id"] : "",
+    text,
+    tier,
+    entity: typeof row["entity"] === "string" ? row["entity"] : "master",
+    subjectKind: str(row["subject_kind"]),
+    subjectId: str(row["subject_id"]),
+    scope: str(row["scope"]),
+    createdAt: str(row["created_at"]),
+    eventStartAt: str(row["event_start_at"]),
+    eventEndAt: str(row["event_end_at"]),
+    partition: partitionOf(row),
+    window: eventWindow(row["event_start_at"], row["event_end_at"], row["created_at"]),
+    blocked:
+      text.trim() === "" ||
+      truthy(row["suppress"]) ||
+      truthy(row["suppressed"]) ||
+      truthy(row["protected"]) ||
+      (typeof stored === "number" && stored < 0)
+  }
+}
+
+/** An active (`fact`) or archived (`fact_archive`) fact. */
+export const factEntry = (fact: Fact, tier: "fact" | "fact_archive"): RecallEntry => {
+  const entry = base(fact, tier)
+  const marked =
+    tier === "fact_archive" && (truthy(fact["subject_archived_at"]) || truthy(fact["arbitration_archived_at"]))
+  return { ...entry, blocked: entry.blocked || marked, evidence: undefined }
+}
+
+/** A reflection; only pending and confirmed ones are recallable. */
+export const reflectionEntry = (r: Reflection): RecallEntry => {
+  const disputed = r.disputation > 0
+  const entry = base(disputed ? { ...r, score: undefined } : r, "reflection")
+  return {
+    ...entry,
+    blocked: entry.blocked || (r.status !== "pending" && r.status !== "confirmed"),
+    evidence: disputed ? r : undefined
+  }
+}

@@ -1,0 +1,155 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Bm25 from "../../src/memory/recall/Bm25Index.js"
+import { fuse } from "../../src/memory/recall/Hybrid.js"
+import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
+import { recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
+import { corpusOf, fact, recall } from "../support/recall.js"
+
+const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>
+  Object.fromEntries(Bm25.search([index], query, { k1: 1.5, b: 0.75 }).map((h) => [h.id, h.score]))
+
+describe("recall tokens", () => {
+  it("strips the speakers' names, keeps Latin words whole and cuts CJK into 2- then 3-grams", () => {
+    assert.deepStrictEqual(recallTokens(stripNames("Master loves spicy ramen, a lot!", ["Master", "Tian"])), [
+      "loves",
+      "spicy",
+      "ramen",
+      "lot"
+    ])
+    // "主人喜欢猫" without 主人 → "喜欢猫": 2-grams 喜欢 欢猫, then the 3-gram 喜欢猫
+    assert.deepStrictEqual(recallTokens(stripNames("主人喜欢猫", ["主人"])), ["喜欢", "欢猫", "喜欢猫"])
+    // multiplicity kept: "猫猫猫" → 猫猫 猫猫 猫猫猫
+    assert.deepStrictEqual(recallTokens("猫猫猫"), ["猫猫", "猫猫", "猫猫猫"])
+  })
+})
+
+describe("BM25 (k1 1.5, b 0.75)", () => {
+  it("scores a fixed English pool as computed by hand", () => {
+    const index = Bm25.make()
+    index.upsert("d1", ["cat", "cat", "dog"])
+    index.upsert("d2", ["dog", "bird"])
+    index.upsert("d3", ["fish"])
+    // N = 3, total length 6, avgdl = 2
+    // idf(cat) = ln((3 − 1 + 0.5)/(1 + 0.5) + 1) = ln(8/3) = 0.980829
+    // idf(dog) = ln((3 − 2 + 0.5)/(2 + 0.5) + 1) = ln(1.6) = 0.470004
+    // d1: norm = 1 − 0.75 + 0.75·3/2 = 1.375
+    //     cat tf 2: 0.980829 · 2·2.5/(2 + 1.5·1.375) = 0.980829 · 5/4.0625 = 1.207174
+    //     dog tf 1: 0.470004 · 2.5/(1 + 2.0625) = 0.470004 · 0.816327 = 0.383677   → 1.590851
+    // d2: norm = 1 − 0.75 + 0.75·2/2 = 1; dog: 0.470004 · 2.5/(1 + 1.5) = 0.470004
+    // d3: no query term → not returned
+    const s = scoresOf(index, ["cat", "dog"])
+    assert.deepStrictEqual(Object.keys(s).sort(), ["d1", "d2"])
+    assert.closeTo(s["d1"] ?? 0, 1.590851, 1e-6)
+    assert.closeTo(s["d2"] ?? 0, 0.470004, 1e-6)
+  })
+
+  it("scores a fixed Chinese pool as computed by hand", () => {
+    const corpus = corpusOf(
+      { facts: [fact("c1", "主人喜欢猫"), fact("c2", "主人喜欢狗"), fact("c3", "今天下雨")] },
+      Corpus.make(["主人"])
+    )
+    const bm = Bm25.make()
+    for (const [id, text] of [
+      ["c1", "主人喜欢猫"],
+      ["c2", "主人喜欢狗"],
+      ["c3", "今天下雨"]
+    ] as const)
+      bm.upsert(id, corpus.tokenize(text))
+    // c1 = [喜欢 欢猫 喜欢猫], c2 = [喜欢 欢狗 喜欢狗], c3 = [今天 天下 下雨 今天下 天下雨]
+    // N = 3, total 11, avgdl = 11/3; c1/c2 norm = 0.25 + 0.75·3/(11/3) = 0.863636
+    // each tf 1: 2.5/(1 + 1.5·0.863636) = 1.089109
+    // idf(喜欢) = ln(1.6) = 0.470004, idf(欢猫) = idf(喜欢猫) = ln(8/3) = 0.980829
+    // c1 = 1.089109 · (0.470004 + 2·0.980829) = 2.648345; c2 = 1.089109 · 0.470004 = 0.511885
+    assert.strictEqual(corpus.tokenize("今天下雨").join(" "), "今天 天下 下雨 今天下 天下雨")
+    const s = scoresOf(bm, corpus.tokenize("喜欢猫"))
+    assert.closeTo(s["c1"] ?? 0, 2.648345, 1e-6)
+    assert.closeTo(s["c2"] ?? 0, 0.511885, 1e-6)
+    assert.isUndefined(s["c3"])
+    // the hybrid list: both at or above the 0.1 threshold, RRF 1/61 then 1/62, 6 decimals
+    assert.deepStrictEqual(
+      recall(corpus, "主人喜欢猫").rows.map((r) => [r.id, r.score]),
+      [
+        ["c1", 0.016393],
+        ["c2", 0.016129]
+      ]
+    )
+  })
+
+  it("keeps the index equal to a rebuild after adds, updates and removes", () => {
+    const live = Bm25.make()
+    const docs: Record<string, Array<string>> = {
+      a: ["red", "apple", "apple"],
+      b: ["green", "apple"],
+      c: ["red", "car"],
+      d: ["blue", "sky", "blue"],
+      e: []
+    }
+    for (const [id, tokens] of Object.entries(docs)) live.upsert(id, tokens)
+    live.upsert("b", ["green", "pear", "pear"])
+    live.remove("c")
+    live.upsert("f", ["red", "pear"])
+    live.remove("missing")
+    live.upsert("a", ["red", "apple", "apple"])
+    const final: Record<string, Array<string>> = {
+      a: ["red", "apple", "apple"],
+      b: ["green", "pear", "pear"],
+      d: ["blue", "sky", "blue"],
+      e: [],
+      f: ["red", "pear"]
+    }
+    const rebuilt = Bm25.make()
+    for (const [id, tokens] of Object.entries(final)) rebuilt.upsert(id, tokens)
+    assert.strictEqual(live.size(), rebuilt.size())
+    assert.strictEqual(live.totalLength(), rebuilt.totalLength())
+    for (const term of ["red", "apple", "pear", "car", "green", "blue", "sky"])
+      assert.strictEqual(live.df(term), rebuilt.df(term), term)
+    for (const query of [["red"], ["pear", "apple"], ["car"], ["blue", "red", "green"]])
+      assert.deepStrictEqual(scoresOf(live, query), scoresOf(rebuilt, query))
+  })
+
+  it("computes the statistics of a restricted pool as if it had been filtered first", () => {
+    const all = Bm25.make()
+    const kept = Bm25.make()
+    for (const [id, tokens] of [
+      ["a", ["tea", "green"]],
+      ["b", ["tea"]],
+      ["c", ["coffee", "tea", "tea"]],
+      ["d", ["water"]]
+    ] as const) {
+      all.upsert(id, tokens)
+      if (id !== "c") kept.upsert(id, tokens)
+    }
+    const params = { k1: 1.5, b: 0.75 }
+    const expected = Bm25.search([kept], ["tea", "green"], params)
+    assert.deepStrictEqual(
+      Bm25.search([all], ["tea", "green"], params, { _tag: "Except", ids: new Set(["c"]) }),
+      expected
+    )
+    assert.deepStrictEqual(
+      Bm25.search([all], ["tea", "green"], params, { _tag: "Only", keep: (id) => id !== "c" }),
+      expected
+    )
+  })
+})
+
+describe("reciprocal-rank fusion", () => {
+  it("sums 1/(60 + rank) per list, dedups by id and breaks ties by first appearance", () => {
+    const ids = (...xs: Array<string>) => xs.map((id) => ({ id }))
+    const fused = fuse([ids("a", "b"), ids("c", "a")], 60, 8)
+    // a = 1/61 + 1/62 = 0.032522; c = 1/61 = 0.016393; b = 1/62 = 0.016129
+    assert.deepStrictEqual(
+      fused.map((f) => [f.item.id, Math.round(f.score * 1e6) / 1e6]),
+      [
+        ["a", 0.032522],
+        ["c", 0.016393],
+        ["b", 0.016129]
+      ]
+    )
+    // an exact tie (rank 1 in each list): the BM25 list's document first
+    assert.deepStrictEqual(
+      fuse([ids("x"), ids("y")], 60, 8).map((f) => f.item.id),
+      ["x", "y"]
+    )
+    assert.strictEqual(fuse([ids(..."abcdefghij".split(""))], 60, 8).length, 8)
+  })
+})
