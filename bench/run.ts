@@ -2,12 +2,14 @@
 import { runExtract } from "./extract.js"
 import { runIngest } from "./ingest.js"
 import { runNewDialog } from "./newdialog.js"
+import { runRecall } from "./recall.js"
 
 const [name, ...rest] = process.argv.slice(2)
 const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = {
   ingest: runIngest,
   extract: runExtract,
-  "new-dialog": runNewDialog
+  "new-dialog": runNewDialog,
+  recall: runRecall
 }
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {

@@ -126,7 +126,7 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
       expected
     )
     assert.deepStrictEqual(
-      Bm25.search([all], ["tea", "green"], params, { _tag: "Only", keep: (id) => id !== "c" }),
+      Bm25.search([all], ["tea", "green"], params, { _tag: "Only", keep: (id) => id !== "c", size: 3, totalLength: 4 }),
       expected
     )
   })

@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recallByTime } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
-import { subjectKey } from "../../src/memory/recall/RecallEntry.js"
+import { parseInstant, subjectKey } from "../../src/memory/recall/RecallEntry.js"
 import { parseTimeWindow } from "../../src/memory/recall/TimeWindow.js"
 import { corpusOf, fact, NOW, recall, reflection, t } from "../support/recall.js"
 
+const parseInstantLocal = (text: string) => parseInstant(text) ?? Number.NaN
 const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id).sort()
 const group = { subject_kind: "group_chat", subject_id: "qq:42", scope: "group_chat:qq:42" }
 
@@ -147,5 +148,49 @@ describe("recall time windows", () => {
     )
     assert.isTrue(found.rows.every((r) => r.score === null))
     assert.strictEqual(found.candidatesTotal, 7)
+  })
+
+  it("finds on the timeline what a full scan finds, for random spans and windows", () => {
+    let seed = 42
+    const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32
+    const base = at(2026, 1, 1)
+    const hour = 3_600_000
+    const iso = (m: number) => new Date(m).toISOString().slice(0, 19)
+    const spec = Array.from({ length: 400 }, (_, i) => {
+      const s = base + Math.floor(random() * 2000) * hour
+      const span = random() < 0.1 ? Math.floor(random() * 300) * hour : 0
+      return { id: `f${String(i).padStart(3, "0")}`, s, e: s + span, i }
+    })
+    const factsOf = (xs: typeof spec) =>
+      xs.map((x) => fact(x.id, "walk", { created_at: iso(x.s), event_start_at: iso(x.s), event_end_at: iso(x.e) }))
+    const corpus = corpusOf({ facts: factsOf(spec) })
+    const local = (m: number) => parseInstantLocal(iso(m))
+    const check = (live: typeof spec) => {
+      for (let round = 0; round < 30; round++) {
+        const from = base + Math.floor(random() * 2200) * hour
+        const window = { start: from, end: from + Math.floor(random() * 200 + 1) * hour }
+        const expected = live
+          .map((x) => {
+            const [s, e] = [local(x.s), local(x.e)]
+            const inside = s < window.end && e >= window.start
+            const distance = inside ? 0 : e < window.start ? window.start - e : s - window.end
+            return { id: x.id, key: [inside ? 0 : 1, distance, -s, x.i] as const, inside }
+          })
+          .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2] || a.key[3] - b.key[3])
+        const found = recallByTime(corpus, { partitions: ["legacy_private"], window, nowMillis: NOW }, t)
+        assert.deepStrictEqual(
+          found.rows.map((r) => r.id),
+          expected.slice(0, 8).map((x) => x.id)
+        )
+        assert.strictEqual(recall(corpus, "walk", { window }).candidatesTotal, expected.filter((x) => x.inside).length)
+      }
+    }
+    check(spec)
+    // then half the entries leave and a tenth move: the timeline follows
+    const moved = spec
+      .filter((x) => x.i % 2 === 0)
+      .map((x) => (x.i % 10 === 0 ? { ...x, s: x.s + 500 * hour, e: x.e + 520 * hour } : x))
+    corpusOf({ facts: factsOf(moved) }, corpus)
+    check(moved)
   })
 })

@@ -42,7 +42,6 @@ export interface Bm25Index {
   readonly df: (term: string) => number
   readonly tf: (id: string, term: string) => number
   readonly forEachPosting: (term: string, f: (id: string, tf: number, length: number) => void) => void
-  readonly forEachDoc: (f: (id: string, length: number) => void) => void
 }
 
 export const make = (): Bm25Index => {
@@ -112,17 +111,22 @@ export const make = (): Bm25Index => {
         const doc = docs[slot]
         if (doc) f(doc.id, n, doc.length)
       }
-    },
-    forEachDoc: (f) => {
-      for (const doc of docs) if (doc) f(doc.id, doc.length)
     }
   }
 }
 
-/** Which documents of the indexes form the pool: all but a (small) set of ids, or those `keep` accepts. */
+/**
+ * Which documents of the indexes form the pool: all but a (small) set of ids, or those `keep` accepts — the
+ * caller, who found them, also gives their number and total length.
+ */
 export type Restriction =
   | { readonly _tag: "Except"; readonly ids: ReadonlySet<string> }
-  | { readonly _tag: "Only"; readonly keep: (id: string) => boolean }
+  | {
+      readonly _tag: "Only"
+      readonly keep: (id: string) => boolean
+      readonly size: number
+      readonly totalLength: number
+    }
 
 const everything: Restriction = { _tag: "Except", ids: new Set() }
 
@@ -144,12 +148,8 @@ export const search = (
   let n = 0
   let totalLength = 0
   if (restriction._tag === "Only") {
-    for (const index of indexes)
-      index.forEachDoc((id, length) => {
-        if (!restriction.keep(id)) return
-        n++
-        totalLength += length
-      })
+    n = restriction.size
+    totalLength = restriction.totalLength
   } else {
     for (const index of indexes) {
       n += index.size()

@@ -56,9 +56,6 @@ interface Ranked extends Bm25.Hit {
   readonly entry: RecallEntry
 }
 
-export const overlaps = (entry: RecallEntry, w: TimeWindow): boolean =>
-  entry.window !== undefined && entry.window[0] < w.end && entry.window[1] >= w.start
-
 /** Disputed reflections of the partitions whose evidence score is below zero at `nowMillis`. */
 const negatives = (parts: ReadonlyArray<Partition>, nowMillis: number, t: EvidenceTunables): Set<string> => {
   const out = new Set<string>()
@@ -72,8 +69,8 @@ const negatives = (parts: ReadonlyArray<Partition>, nowMillis: number, t: Eviden
 
 interface Pool {
   readonly parts: ReadonlyArray<Partition>
+  readonly negative: ReadonlySet<string>
   readonly size: number
-  readonly contains: (id: string) => boolean
   readonly restriction: Bm25.Restriction
   readonly forEach: (f: (entry: RecallEntry) => void) => void
 }
@@ -81,25 +78,34 @@ interface Pool {
 const poolOf = (corpus: RecallCorpus, q: PoolQuery, t: EvidenceTunables): Pool => {
   const parts = corpus.partitions(q.partitions)
   const negative = negatives(parts, q.nowMillis, t)
-  const all = (f: (entry: RecallEntry) => void) => {
-    for (const part of parts) for (const [id, entry] of part.members) if (!negative.has(id)) f(entry)
-  }
   const w = q.window
   if (w === undefined) {
     const size = parts.reduce((sum, p) => sum + p.members.size, 0) - negative.size
-    const contains = (id: string) => !negative.has(id) && parts.some((p) => p.members.has(id))
-    return { parts, size, contains, restriction: { _tag: "Except", ids: negative }, forEach: all }
+    const forEach = (f: (entry: RecallEntry) => void) => {
+      for (const part of parts) for (const entry of part.members.values()) if (!negative.has(entry.id)) f(entry)
+    }
+    return { parts, negative, size, restriction: { _tag: "Except", ids: negative }, forEach }
   }
-  const kept = new Set<string>()
-  all((entry) => {
-    if (overlaps(entry, w)) kept.add(entry.id)
-  })
-  const contains = (id: string) => kept.has(id)
-  const forEach = (f: (entry: RecallEntry) => void) =>
-    all((entry) => {
-      if (kept.has(entry.id)) f(entry)
+  const kept: Array<RecallEntry> = []
+  const ids = new Set<string>()
+  let totalLength = 0
+  for (const part of parts)
+    part.timeline.overlapping(w.start, w.end, (id) => {
+      const entry = part.members.get(id)
+      if (entry === undefined || negative.has(id)) return true
+      kept.push(entry)
+      ids.add(id)
+      totalLength += part.index.lengthOf(id) ?? 0
+      return true
     })
-  return { parts, size: kept.size, contains, restriction: { _tag: "Only", keep: contains }, forEach }
+  const keep = (id: string) => ids.has(id)
+  return {
+    parts,
+    negative,
+    size: kept.length,
+    restriction: { _tag: "Only", keep, size: kept.length, totalLength },
+    forEach: (f) => kept.forEach(f)
+  }
 }
 
 const entryOf = (parts: ReadonlyArray<Partition>, id: string) =>
@@ -191,29 +197,65 @@ const cosineRanked = (pool: Pool, vectors: Vectors): Array<Ranked> => {
   return out
 }
 
-/** Time-only recall: the pool entries nearest to the window, in-window first, later events first. */
+interface Near {
+  readonly entry: RecallEntry
+  readonly outside: number
+  readonly distance: number
+  readonly from: number
+}
+
+/**
+ * Time-only recall: the pool entries nearest to the window — inside first (latest start first), then by
+ * distance in seconds — found on each partition's timeline without visiting entries that cannot make it.
+ */
 export const recallByTime = (
   corpus: RecallCorpus,
   q: PoolQuery & { readonly window: TimeWindow },
   t: HybridTunables
-) => {
+): Recalled => {
   const pool = poolOf(corpus, { partitions: q.partitions, nowMillis: q.nowMillis }, t)
+  const { negative } = pool
   const { start, end } = q.window
-  const scored: Array<{ entry: RecallEntry; outside: number; distance: number; from: number }> = []
-  pool.forEach((entry) => {
-    if (entry.window === undefined) return
-    const [s, e] = entry.window
-    const inside = s < end && e >= start
-    const distance = inside ? 0 : e < start ? (start - e) / 1000 : (s - end) / 1000
-    scored.push({ entry, outside: inside ? 0 : 1, distance, from: s })
-  })
-  scored.sort(
-    (a, b) =>
-      a.outside - b.outside ||
-      a.distance - b.distance ||
-      b.from - a.from ||
-      corpus.order(a.entry.id) - corpus.order(b.entry.id)
-  )
-  const rows = scored.slice(0, Math.max(0, t.hybrid_recall_time_budget)).map((s) => row(s.entry, null))
-  return { rows, candidatesTotal: pool.size } satisfies Recalled
+  const limit = Math.max(0, t.hybrid_recall_time_budget)
+  const before = (a: Near, b: Near) =>
+    a.outside - b.outside ||
+    a.distance - b.distance ||
+    b.from - a.from ||
+    corpus.order(a.entry.id) - corpus.order(b.entry.id)
+  const best: Array<Near> = []
+  const worst = () => (best.length >= limit ? best[best.length - 1] : undefined)
+  const offer = (near: Near) => {
+    const last = worst()
+    if (limit === 0 || (last !== undefined && before(near, last) >= 0)) return
+    let i = best.length
+    while (i > 0 && before(near, best[i - 1] ?? near) < 0) i--
+    best.splice(i, 0, near)
+    if (best.length > limit) best.pop()
+  }
+  for (const part of pool.parts) {
+    const entry = (id: string) => (negative.has(id) ? undefined : part.members.get(id))
+    part.timeline.overlapping(start, end, (id, s) => {
+      const w = worst()
+      if (w !== undefined && w.outside === 0 && s < w.from) return false
+      const e = entry(id)
+      if (e) offer({ entry: e, outside: 0, distance: 0, from: s })
+      return true
+    })
+    part.timeline.startingFrom(end, (id, s) => {
+      const distance = (s - end) / 1000
+      const w = worst()
+      if (w !== undefined && (w.outside === 0 || distance > w.distance)) return false
+      const e = entry(id)
+      if (e) offer({ entry: e, outside: 1, distance, from: s })
+      return true
+    })
+    part.timeline.endingBefore(start, (id, finish, bound) => {
+      const w = worst()
+      if (w !== undefined && (w.outside === 0 || bound / 1000 > w.distance)) return false
+      const e = entry(id)
+      if (e?.window) offer({ entry: e, outside: 1, distance: (start - finish) / 1000, from: e.window[0] })
+      return true
+    })
+  }
+  return { rows: best.map((n) => row(n.entry, null)), candidatesTotal: pool.size }
 }

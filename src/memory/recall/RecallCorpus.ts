@@ -5,12 +5,13 @@
  * projected and re-tokenized, and missing ids are removed. An id present in several tiers resolves to one
  * entry: active fact, then reflection, then archived fact (an archive row whose id is still active is
  * dropped). Recallable entries live in one BM25 index per subject partition, with the set of disputed
- * reflections whose evidence must be scored at query time. Tokens are N.E.K.O.'s recall tokens of the text
+ * reflections whose evidence must be scored at query time and a timeline of event times. Tokens are N.E.K.O.'s recall tokens of the text
  * folded to Simplified Chinese with the speakers' names stripped; the caller folds, the corpus tokenizes.
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
-import { recallTokens, stripNames } from "./Tokenize.js"
+import * as Timeline from "./Timeline.js"
+import { nameStripper, recallTokens } from "./Tokenize.js"
 
 export interface Row {
   readonly id: string
@@ -34,6 +35,8 @@ export interface Partition {
   readonly members: Map<string, RecallEntry>
   /** Members whose evidence score changes with time (disputed reflections). */
   readonly dynamic: Set<string>
+  /** Members with an event time, by start. */
+  readonly timeline: Timeline.Timeline
 }
 
 export interface RecallCorpus {
@@ -66,12 +69,18 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
   const placed = new Map<string, { readonly record: Stored; readonly partition: string }>()
   let seq = 0
 
-  const tokenize = (folded: string) => recallTokens(stripNames(folded, names))
+  const strip = nameStripper(names)
+  const tokenize = (folded: string) => recallTokens(strip(folded))
 
   const partitionFor = (key: string): Partition => {
     const existing = parts.get(key)
     if (existing) return existing
-    const created: Partition = { index: Bm25.make(), members: new Map(), dynamic: new Set() }
+    const created: Partition = {
+      index: Bm25.make(),
+      members: new Map(),
+      dynamic: new Set(),
+      timeline: Timeline.make()
+    }
     parts.set(key, created)
     return created
   }
@@ -83,6 +92,7 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     part?.index.remove(id)
     part?.members.delete(id)
     part?.dynamic.delete(id)
+    part?.timeline.remove(id)
     placed.delete(id)
   }
 
@@ -102,6 +112,9 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     part.members.set(id, recallable.entry)
     if (recallable.entry.evidence) part.dynamic.add(id)
     else part.dynamic.delete(id)
+    const w = recallable.entry.window
+    if (w) part.timeline.add(id, w[0], w[1])
+    else part.timeline.remove(id)
     placed.set(id, { record: recallable, partition: key })
   }
 

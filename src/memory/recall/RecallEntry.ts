@@ -112,9 +112,15 @@ export const eventWindow = (start: unknown, end: unknown, created: unknown): rea
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null)
 
-const base = (row: Readonly<Record<string, unknown>>, tier: Tier) => {
+/** One object literal of a fixed shape for every entry (they are scanned by the hundred thousand). */
+const project = (
+  row: Readonly<Record<string, unknown>>,
+  tier: Tier,
+  blocked: boolean,
+  evidence: Evidence | undefined
+): RecallEntry => {
   const text = typeof row["text"] === "string" ? row["text"] : ""
-  const stored = row["score"]
+  const stored = evidence === undefined ? row["score"] : undefined
   return {
     id: typeof row["id"] === "string" ? row["id"] : "",
     text,
@@ -129,29 +135,25 @@ const base = (row: Readonly<Record<string, unknown>>, tier: Tier) => {
     partition: partitionOf(row),
     window: eventWindow(row["event_start_at"], row["event_end_at"], row["created_at"]),
     blocked:
+      blocked ||
       text.trim() === "" ||
       truthy(row["suppress"]) ||
       truthy(row["suppressed"]) ||
       truthy(row["protected"]) ||
-      (typeof stored === "number" && stored < 0)
+      (typeof stored === "number" && stored < 0),
+    evidence
   }
 }
 
 /** An active (`fact`) or archived (`fact_archive`) fact. */
-export const factEntry = (fact: Fact, tier: "fact" | "fact_archive"): RecallEntry => {
-  const entry = base(fact, tier)
-  const marked =
-    tier === "fact_archive" && (truthy(fact["subject_archived_at"]) || truthy(fact["arbitration_archived_at"]))
-  return { ...entry, blocked: entry.blocked || marked, evidence: undefined }
-}
+export const factEntry = (fact: Fact, tier: "fact" | "fact_archive"): RecallEntry =>
+  project(
+    fact,
+    tier,
+    tier === "fact_archive" && (truthy(fact["subject_archived_at"]) || truthy(fact["arbitration_archived_at"])),
+    undefined
+  )
 
 /** A reflection; only pending and confirmed ones are recallable. */
-export const reflectionEntry = (r: Reflection): RecallEntry => {
-  const disputed = r.disputation > 0
-  const entry = base(disputed ? { ...r, score: undefined } : r, "reflection")
-  return {
-    ...entry,
-    blocked: entry.blocked || (r.status !== "pending" && r.status !== "confirmed"),
-    evidence: disputed ? r : undefined
-  }
-}
+export const reflectionEntry = (r: Reflection): RecallEntry =>
+  project(r, "reflection", r.status !== "pending" && r.status !== "confirmed", r.disputation > 0 ? r : undefined)

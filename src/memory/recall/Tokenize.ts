@@ -12,12 +12,17 @@ const isCjkMajority = (segment: string): boolean => {
   return chars.filter((c) => cjkChar.test(c)).length * 2 > chars.length
 }
 
-/** Removes every occurrence of the given names (longest first), case-insensitively. */
-export const stripNames = (text: string, names: ReadonlyArray<string>): string =>
-  [...names]
+/** A function removing every occurrence of the given names (longest first), case-insensitively. */
+export const nameStripper = (names: ReadonlyArray<string>): ((text: string) => string) => {
+  const patterns = [...names]
     .filter((n) => n.trim() !== "")
     .sort((a, b) => b.length - a.length)
-    .reduce((t, n) => t.split(new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi")).join(" "), text)
+    .map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"))
+  return (text) => patterns.reduce((t, p) => t.split(p).join(" "), text)
+}
+
+/** Removes every occurrence of the given names (longest first), case-insensitively. */
+export const stripNames = (text: string, names: ReadonlyArray<string>): string => nameStripper(names)(text)
 
 export const recallTokens = (text: string): Array<string> => {
   const out: Array<string> = []
