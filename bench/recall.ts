@@ -3,7 +3,9 @@
  * holding 1,000 / 10,000 / 100,000 synthetic facts (70% English, 30% Chinese, Zipf-like vocabulary, two
  * years of event times; deterministic). The first query builds the character's index and is reported on
  * its own ("cold"); then sequential queries are timed from the client's side: query only, query + a
- * one-month time window, and time only.
+ * one-month time window, and time only. Last, "after a write": a user turn stating a new fact is cached and
+ * extracted (`/internal/maintenance/run_once`), then the next query — the one that brings the index up to
+ * date with the changed facts.json — is timed.
  */
 import { Agent, request } from "node:http"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -97,16 +99,22 @@ export interface RecallResult {
   readonly query: Figures
   readonly queryAndTime: Figures
   readonly timeOnly: Figures
+  readonly afterWrite: Figures
   readonly queries: number
 }
 
 const elapsedOf = (text: string) => Number(/"elapsed_ms":([\d.]+)/.exec(text)?.[1] ?? "NaN")
 
 /** Client-side latency and the server's own `elapsed_ms` (recall inside the actor), p50 and p95. */
-const timed = async (bodies: ReadonlyArray<string>, send: (body: string) => Promise<string>) => {
+const timed = async (
+  bodies: ReadonlyArray<string>,
+  send: (body: string) => Promise<string>,
+  before: (body: string) => Promise<void> = async () => {}
+) => {
   const latencies: Array<number> = []
   const inside: Array<number> = []
   for (const body of bodies) {
+    await before(body)
     const t0 = performance.now()
     const text = await send(body)
     latencies.push(performance.now() - t0)
@@ -148,23 +156,32 @@ const scale = async (count: number, queries: number): Promise<RecallResult> => {
     }
     const make = (f: () => object) => Array.from({ length: queries }, () => JSON.stringify(f()))
     await timed(make(() => ({ query: queryText() })).slice(0, 20), send)
-    return {
-      facts: count,
-      coldMs,
-      query: await timed(
-        make(() => ({ query: queryText() })),
-        send
-      ),
-      queryAndTime: await timed(
-        make(() => ({ query: queryText(), time: month() })),
-        send
-      ),
-      timeOnly: await timed(
-        make(() => ({ time: month() })),
-        send
-      ),
-      queries
-    }
+    const query = await timed(
+      make(() => ({ query: queryText() })),
+      send
+    )
+    const queryAndTime = await timed(
+      make(() => ({ query: queryText(), time: month() })),
+      send
+    )
+    const timeOnly = await timed(
+      make(() => ({ time: month() })),
+      send
+    )
+    const afterWrite = await timed(
+      Array.from({ length: 20 }, (_, i) => JSON.stringify({ query: `zumba${i}` })),
+      async (body) => {
+        const text = await send(body)
+        if (!text.includes(/zumba\d+/.exec(body)?.[0] ?? "?")) throw new Error(`new fact not recalled: ${text}`)
+        return text
+      },
+      async (body) => {
+        const turn = JSON.stringify([{ role: "user", content: `I love ${/zumba\d+/.exec(body)?.[0]}.` }])
+        await post(agent, server.port, "/cache/Bench", JSON.stringify({ input_history: turn }))
+        await post(agent, server.port, "/internal/maintenance/run_once", JSON.stringify({ character: "Bench" }))
+      }
+    )
+    return { facts: count, coldMs, query, queryAndTime, timeOnly, afterWrite, queries }
   } finally {
     agent.destroy()
     await server.stop()
@@ -188,11 +205,11 @@ export const runRecall = async (args: ReadonlyArray<string>) => {
   if (values.json) return void process.stdout.write(JSON.stringify(results, null, 2) + "\n")
   process.stdout.write(
     "p50 / p95 in ms, client side over loopback (in the actor: the server's `elapsed_ms`)\n\n" +
-      "| facts | cold first query | query | query + time | time only |\n|---|---|---|---|---|\n"
+      "| facts | cold first query | query | query + time | time only | query after a write |\n|---|---|---|---|---|---|\n"
   )
   const cell = (f: Figures) => `${f.p50} / ${f.p95} (${f.serverP50} / ${f.serverP95})`
   for (const r of results)
     process.stdout.write(
-      `| ${r.facts.toLocaleString("en")} | ${r.coldMs} | ${cell(r.query)} | ${cell(r.queryAndTime)} | ${cell(r.timeOnly)} |\n`
+      `| ${r.facts.toLocaleString("en")} | ${r.coldMs} | ${cell(r.query)} | ${cell(r.queryAndTime)} | ${cell(r.timeOnly)} | ${cell(r.afterWrite)} |\n`
     )
 }

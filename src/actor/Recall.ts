@@ -94,7 +94,6 @@ export const make = (deps: {
     ) =>
       Effect.gen(function* () {
         const changes = corpus.diff(tier, rows)
-        if (changes.changed.length === 0 && changes.removed.length === 0) return
         corpus.apply(tier, changes, yield* fold(changes.changed.map((r) => r.text)), project)
       })
 

@@ -3,6 +3,7 @@ import * as Bm25 from "../../src/memory/recall/Bm25Index.js"
 import { fuse } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
 import { recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
+import { factEntry } from "../../src/memory/recall/RecallEntry.js"
 import { corpusOf, fact, recall } from "../support/recall.js"
 
 const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>
@@ -129,6 +130,35 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
       Bm25.search([all], ["tea", "green"], params, { _tag: "Only", keep: (id) => id !== "c", size: 3, totalLength: 4 }),
       expected
     )
+  })
+})
+
+describe("the corpus diff", () => {
+  it("compares by identity, touching only the rows between the common head and tail", () => {
+    const corpus = Corpus.make([])
+    const [a, b, c, d, e] = [
+      fact("a", "text a"),
+      fact("b", "text b"),
+      fact("c", "text c"),
+      fact("d", "text d"),
+      fact("e", "text e")
+    ]
+    const first = corpus.diff("fact", [a, b, c, d])
+    assert.deepStrictEqual([first.changed.length, first.removed.length], [4, 0])
+    corpus.apply(
+      "fact",
+      first,
+      first.changed.map((r) => r.text),
+      (f) => factEntry(f, "fact")
+    )
+    const edited = fact("c", "text c, edited")
+    const next = corpus.diff("fact", [a, edited, d, e])
+    assert.deepStrictEqual(
+      next.changed.map((r) => r.id),
+      ["c", "e"]
+    )
+    assert.deepStrictEqual(next.removed, ["b"])
+    assert.deepStrictEqual(corpus.diff("fact", [a, b, c, d]).changed, [])
   })
 })
 

@@ -1,12 +1,14 @@
 /**
  * The recall corpus of one character, kept current incrementally. Each source tier (active facts,
- * reflections, archived facts) remembers the rows it last saw by id; `diff` compares a fresh list with them
- * by reference (views keep unchanged records as the same objects), so only new or changed rows are
- * projected and re-tokenized, and missing ids are removed. An id present in several tiers resolves to one
- * entry: active fact, then reflection, then archived fact (an archive row whose id is still active is
- * dropped). Recallable entries live in one BM25 index per subject partition, with the set of disputed
- * reflections whose evidence must be scored at query time and a timeline of event times. Tokens are N.E.K.O.'s recall tokens of the text
- * folded to Simplified Chinese with the speakers' names stripped; the caller folds, the corpus tokenizes.
+ * reflections, archived facts) remembers the list it last saw; `diff` compares a fresh list with it by
+ * reference (views keep unchanged records as the same objects) in one walk for the usual changes (records
+ * replaced in place, appended, a few removed), else by common head and tail plus an id comparison of the
+ * rows between. Only new or changed rows are projected and re-tokenized. An id present in several tiers resolves to one entry:
+ * active fact, then reflection, then archived fact (an archive row whose id is still active is dropped).
+ * Recallable entries live in one BM25 index per subject partition, with the set of disputed reflections
+ * whose evidence is scored at query time and a timeline of event times. Tokens are N.E.K.O.'s recall
+ * tokens of the text folded to Simplified Chinese with the speakers' names stripped; the caller folds
+ * (an effect), the corpus tokenizes.
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
@@ -19,6 +21,7 @@ export interface Row {
 }
 
 export interface Changes<R extends Row> {
+  readonly rows: ReadonlyArray<R>
   readonly changed: ReadonlyArray<R>
   readonly removed: ReadonlyArray<string>
 }
@@ -65,6 +68,7 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     reflection: new Map(),
     fact_archive: new Map()
   }
+  const last: Record<Tier, ReadonlyArray<Row>> = { fact: [], reflection: [], fact_archive: [] }
   const parts = new Map<string, Partition>()
   const placed = new Map<string, { readonly record: Stored; readonly partition: string }>()
   let seq = 0
@@ -105,7 +109,8 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     if (recallable === undefined || recallable.entry.partition === undefined) return unplace(id)
     const key = recallable.entry.partition
     const part = partitionFor(key)
-    if (at === undefined || at.partition !== key || at.record.folded !== recallable.folded) {
+    const moved = at === undefined || at.partition !== key
+    if (moved || at.record.folded !== recallable.folded) {
       unplace(id)
       part.index.upsert(id, tokenize(recallable.folded))
     }
@@ -113,24 +118,17 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     if (recallable.entry.evidence) part.dynamic.add(id)
     else part.dynamic.delete(id)
     const w = recallable.entry.window
-    if (w) part.timeline.add(id, w[0], w[1])
-    else part.timeline.remove(id)
+    const before = placed.has(id) ? at?.record.entry.window : undefined
+    if (w === undefined) part.timeline.remove(id)
+    else if (before === undefined || before[0] !== w[0] || before[1] !== w[1]) part.timeline.add(id, w[0], w[1])
     placed.set(id, { record: recallable, partition: key })
   }
 
   return {
-    diff: (tier, rows) => {
-      const known = tiers[tier]
-      const seen = new Set<string>()
-      const changed = rows.filter((r) => {
-        seen.add(r.id)
-        return known.get(r.id)?.row !== r
-      })
-      const removed = [...known.keys()].filter((id) => !seen.has(id))
-      return { changed, removed }
-    },
+    diff: (tier, rows) => aligned(tiers[tier], last[tier], rows) ?? general(tiers[tier], last[tier], rows),
     apply: (tier, changes, folded, project) => {
       const known = tiers[tier]
+      last[tier] = changes.rows
       for (const id of changes.removed) {
         known.delete(id)
         refresh(id)
@@ -149,4 +147,62 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
     },
     tokenize
   }
+}
+
+/**
+ * The usual change — records replaced in place, appended, or a few removed — found in one walk over both
+ * lists comparing references; undefined when the lists disagree in another way.
+ */
+const aligned = <R extends Row>(
+  known: ReadonlyMap<string, unknown>,
+  prev: ReadonlyArray<Row>,
+  rows: ReadonlyArray<R>
+): Changes<R> | undefined => {
+  const changed: Array<R> = []
+  const removed: Array<string> = []
+  let i = 0
+  let j = 0
+  while (i < prev.length && j < rows.length) {
+    const p = prev[i]
+    const r = rows[j]
+    if (p === undefined || r === undefined) return undefined
+    if (p === r || p.id === r.id) {
+      if (p !== r) changed.push(r)
+      i++
+      j++
+    } else if (!known.has(r.id)) {
+      changed.push(r)
+      j++
+    } else if (prev[i + 1]?.id === r.id) {
+      removed.push(p.id)
+      i++
+    } else return undefined
+  }
+  for (; i < prev.length; i++) removed.push(prev[i]?.id ?? "")
+  for (; j < rows.length; j++) {
+    const r = rows[j]
+    if (r !== undefined) changed.push(r)
+  }
+  return { rows, changed, removed }
+}
+
+/** Any change: the common head and tail by reference, then the rows between compared by id. */
+const general = <R extends Row>(
+  known: ReadonlyMap<string, { readonly row: Row }>,
+  prev: ReadonlyArray<Row>,
+  rows: ReadonlyArray<R>
+): Changes<R> => {
+  const max = Math.min(prev.length, rows.length)
+  let head = 0
+  while (head < max && prev[head] === rows[head]) head++
+  let tail = 0
+  while (tail < max - head && prev[prev.length - 1 - tail] === rows[rows.length - 1 - tail]) tail++
+  const middle = rows.slice(head, rows.length - tail)
+  const present = new Set(middle.map((r) => r.id))
+  const changed = middle.filter((r) => known.get(r.id)?.row !== r)
+  const removed = prev
+    .slice(head, prev.length - tail)
+    .map((r) => r.id)
+    .filter((id) => !present.has(id))
+  return { rows, changed, removed }
 }
