@@ -30,8 +30,8 @@ const vocabulary = (size: number, random: () => number) =>
     return Array.from({ length: n }, () => syllables[Math.floor(random() * syllables.length)]).join("")
   })
 
-const zipf = <A>(items: ReadonlyArray<A>, random: () => number): A =>
-  items[Math.floor(random() ** 2 * items.length)] as A
+const zipf = (items: ReadonlyArray<string>, random: () => number): string =>
+  items[Math.floor(random() ** 2 * items.length)] ?? ""
 
 const english = (words: ReadonlyArray<string>, random: () => number) =>
   `Master ${zipf(common, random)} ${zipf(words, random)} ${zipf(common, random)} ${zipf(words, random)} ${zipf(words, random)}`

@@ -54,7 +54,11 @@ class RecallInputError {
 const partitionsOf = (subjects: QueryRequest["subjects"]) => {
   if (subjects === undefined) return Effect.succeed([LEGACY_PRIVATE])
   if (subjects.length < 1 || subjects.length > 8) return Effect.fail(new RecallInputError("subjects must have 1..8"))
-  const keys = subjects.map((s) => subjectKey(s.kind, s.id, s["scope"] ?? `${s.kind.trim()}:${s.id.trim()}`))
+  const keys = subjects.map((s) => {
+    const kind = s.subject_kind || s.kind
+    const id = s.subject_id
+    return subjectKey(kind, id, s.scope ?? `${kind?.trim()}:${id?.trim()}`)
+  })
   const valid = keys.filter((k): k is string => k !== undefined)
   return valid.length === keys.length ? Effect.succeed(valid) : Effect.fail(new RecallInputError("invalid subject"))
 }

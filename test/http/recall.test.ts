@@ -12,7 +12,16 @@ const facts = [
     created_at: "2026-06-01T10:00:00.000000",
     event_start_at: "2026-05-20T09:00:00.000000"
   },
-  { id: "fact_3", text: "Master loves spicy ramen", hash: "h3", created_at: "2026-06-02T10:00:00.000000" }
+  { id: "fact_3", text: "Master loves spicy ramen", hash: "h3", created_at: "2026-06-02T10:00:00.000000" },
+  {
+    id: "fact_4",
+    text: "The group has a ramen night on Fridays",
+    hash: "h4",
+    created_at: "2026-06-04T10:00:00.000000",
+    subject_kind: "group_chat",
+    subject_id: "qq:1",
+    scope: "group_chat:qq:1"
+  }
 ]
 const reflections = [
   {
@@ -102,6 +111,20 @@ describe("POST /query_memory over HTTP", () => {
     )
     assert.strictEqual(windowed.candidates_total, 2)
 
+    const group = { subject_kind: "group_chat", subject_id: "qq:1" }
+    for (const subject of [group, { kind: "group_chat", subject_id: "qq:1", scope: "group_chat:qq:1" }]) {
+      const scoped = JSON.parse((await post(url, JSON.stringify({ query: "ramen", subjects: [subject] }))).text)
+      assert.deepStrictEqual(
+        scoped.results.map((r: { id: string; scope: string; subject_id: string }) => [r.id, r.scope, r.subject_id]),
+        [["fact_4", "group_chat:qq:1", "qq:1"]]
+      )
+    }
+    const invalid = await post(
+      url,
+      JSON.stringify({ query: "ramen", subjects: [{ subject_kind: "dm", subject_id: "x" }] })
+    )
+    assert.strictEqual(JSON.parse(invalid.text).error_code, "hybrid_recall_failed")
+
     const badTime = JSON.parse((await post(url, JSON.stringify({ query: "Osaka", time: "someday" }))).text)
     assert.deepStrictEqual(
       badTime.results.map((r: { id: string }) => r.id),
@@ -112,13 +135,13 @@ describe("POST /query_memory over HTTP", () => {
 
   it("answers empty without query or time, 422 for bad bodies and subjects, 400 for bad names", async () => {
     const server = await start(temp.memory)
-    const url = `${server.url}/query_memory/Tian`
+    const url = `${server.url}/query_memory/Nobody`
     for (const body of ["{}", JSON.stringify({ query: "  ", time: "nope" })]) {
       const r = await post(url, body)
       assert.strictEqual(r.status, 200)
       assert.strictEqual(r.text, '{"results":[],"query":"","candidates_total":0,"elapsed_ms":0}')
     }
-    const subject = { kind: "group_chat", id: "qq:1" }
+    const subject = { subject_kind: "group_chat", subject_id: "qq:1" }
     for (const subjects of [[], Array.from({ length: 9 }, () => subject)]) {
       const r = await post(url, JSON.stringify({ query: "ramen", subjects }))
       assert.strictEqual(r.status, 422)

@@ -3,8 +3,17 @@
  */
 import { Schema } from "effect"
 
+/**
+ * A memory subject as N.E.K.O. takes it (neko-compat §1.7): `subject_kind` (or `kind`), `subject_id`, and an
+ * optional `scope` (default `<kind>:<id>`). Whether the values form a valid subject is checked by recall.
+ */
 export const Subject = Schema.Struct(
-  { kind: Schema.String, id: Schema.String },
+  {
+    subject_kind: Schema.optional(Schema.NullOr(Schema.String)),
+    kind: Schema.optional(Schema.NullOr(Schema.String)),
+    subject_id: Schema.optional(Schema.NullOr(Schema.String)),
+    scope: Schema.optional(Schema.NullOr(Schema.String))
+  },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 
