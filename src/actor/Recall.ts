@@ -5,7 +5,8 @@
  * stamp-checked cache (unchanged records keep their identity), reflections.json and every archive file are
  * re-read only when their file stamp (inode, mtime, size) changed, and only rows that are new or changed are
  * re-tokenized (see RecallCorpus). A change of the speakers' names rebuilds the corpus. Texts are folded to
- * Simplified Chinese in batches. Any failure degrades to N.E.K.O.'s `hybrid_recall_failed` answer, logged.
+ * Simplified Chinese in batches. An unreadable archive file is skipped (as N.E.K.O. does); any other failure
+ * degrades to N.E.K.O.'s `hybrid_recall_failed` answer, logged.
  * `vectors` is the seam for the cosine side: given the query text it returns the query vector and a lookup
  * of cached vectors by memory id; without it (or when it yields nothing) recall is BM25 only.
  */
@@ -112,7 +113,15 @@ export const make = (deps: {
           const stamp = yield* stampOf(file)
           const known = archive.get(file)
           if (known && sameStamp(known.stamp, stamp)) continue
-          const rows = Option.getOrElse(yield* ViewFile.make(FactsFile, file).read, (): ReadonlyArray<Fact> => [])
+          const read = ViewFile.make(FactsFile, file).read.pipe(
+            Effect.catchAll((e) =>
+              Effect.logWarning("fact archive unreadable; recalled without it").pipe(
+                Effect.annotateLogs({ file, error: e._tag }),
+                Effect.as(Option.none<ReadonlyArray<Fact>>())
+              )
+            )
+          )
+          const rows = Option.getOrElse(yield* read, (): ReadonlyArray<Fact> => [])
           archive.set(file, { stamp, rows })
           changed = true
         }
