@@ -163,10 +163,6 @@ export const evaluate = (args: ReadonlyArray<string>) =>
     if (values.baseline !== undefined && values.tiers !== undefined)
       return yield* new UsageError({ message: "--tiers +turns applies to kioku's recall, not to --baseline" })
     const base = values.baseline === "bm25" ? bm25Recall : memoryRecall
-    if (base === undefined)
-      return yield* new UsageError({
-        message: "kioku's recall is not connected to the evaluation yet (src/eval/Recall.ts); use --baseline bm25"
-      })
     const recall = values.tiers === "+turns" ? withTurns(base) : base
     const title = values.baseline === "bm25" ? "plain BM25 over turns" : `kioku recall${values.tiers ? " +turns" : ""}`
     const result = yield* runLocomo({

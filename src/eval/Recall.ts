@@ -30,12 +30,9 @@ export interface RecallContext {
 
 export type Recall = (context: RecallContext) => (query: string) => Promise<ReadonlyArray<Hit>>
 
-/**
- * The recall under evaluation: kioku's `/query_memory` through the library. Undefined until `queryMemory` is
- * merged; then this line becomes
- * `export const memoryRecall: Recall | undefined = (c) => (query) => c.runtime.queryMemory(c.character, { query }).then((r) => r.results)`
- */
-export const memoryRecall: Recall | undefined = undefined
+/** The recall under evaluation: kioku's `/query_memory` through the library. */
+export const memoryRecall: Recall = (c) => (query) =>
+  c.runtime.queryMemory(c.character, { query }).then((r) => r.results)
 
 /** The plain BM25 floor over the raw turns, as rows of the `turn` tier. */
 export const bm25Recall: Recall = (context) => {

@@ -148,24 +148,24 @@ const range = (text: string, now: number, language: Language | undefined): Windo
   return span([a, b])
 }
 
-/**
- * The recall window named by `text` relative to `nowMillis` (local time), or undefined when it names none.
- * `language` (a request language code) picks the natural-language parser tried first.
- */
 /** A half-open local window `[start, end)` in epoch ms. */
 export interface TimeWindow {
   readonly start: number
   readonly end: number
 }
 
-export const parseTimeWindow = (
-  text: string,
-  nowMillis: number,
-  language?: string
-): { readonly start: number; readonly end: number } | undefined => {
+/**
+ * The recall window named by `text` relative to `nowMillis` (local time), or undefined when it names none.
+ * `language` (a request language code) picks the natural-language parser tried first.
+ */
+export const parseTimeWindow = (text: string, nowMillis: number, language?: string): TimeWindow | undefined => {
   const t = text.trim()
   if (t === "") return undefined
-  if (isoLike.test(t)) return iso(t)
   const lang = normaliseLanguage(language)
-  return range(t, nowMillis, lang) ?? phrase(t, nowMillis, lang)
+  const isoRange = /^\d{4}(-\d{2}){0,2}([T ]\d{2}[\d:.]*)?\s*(\/|\.\.)/.test(t)
+  const w = isoLike.test(t) || isoRange ? iso(t) : (range(t, nowMillis, lang) ?? phrase(t, nowMillis, lang))
+  // A window ending past year 9999 overflows N.E.K.O.'s datetime: unparsable there, so here too.
+  return w !== undefined && new Date(w.end - 1).getFullYear() <= 9999 && new Date(w.end).getFullYear() <= 9999
+    ? w
+    : undefined
 }
