@@ -30,6 +30,7 @@ import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
 import * as VectorBackfill from "./VectorBackfill.js"
+import * as RecallVectors from "./RecallVectors.js"
 import { Embedder } from "../embed/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
 import { turnsLine } from "./TurnEvent.js"
@@ -91,7 +92,7 @@ export const make = (name: CharacterName) =>
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     hooks.memory = memory
-    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames })
+    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: yield* RecallVectors.make })
     const outbox = yield* OutboxDrain.make({
       name,
       extract: intake.onExtractOps,
@@ -275,6 +276,9 @@ export const make = (name: CharacterName) =>
             const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
             const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
             yield* memory.handle(state, { _tag: "RebuttalTick" })
+            yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
+              Effect.provideService(Embedder, embedder)
+            )
             yield* memory.handle(state, { _tag: "ResolveCorrections" })
             const before = state.compressing
             yield* compaction.start(state, true, false)

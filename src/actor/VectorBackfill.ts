@@ -30,6 +30,10 @@ interface PoolEntry extends VectorStore.VectorEntry {
   readonly raw: Readonly<Record<string, unknown>>
 }
 
+const generations = new WeakMap<CharacterState, number>()
+/** Grows whenever a backfill changed the character's stored vectors (cache key for readers). */
+export const generationOf = (state: CharacterState): number => generations.get(state) ?? 0
+
 /** `vectors.db` of the character, opened on first use and closed with the state. */
 export const vectorStoreOf = (state: CharacterState) =>
   state.vectors
@@ -37,7 +41,7 @@ export const vectorStoreOf = (state: CharacterState) =>
     : VectorStore.open(state.dir).pipe(Effect.tap((store) => Effect.sync(() => (state.vectors = store))))
 
 /** The entries vectors are kept for: active facts, and reflections that are pending or confirmed. */
-const pool = (state: CharacterState) =>
+export const pool = (state: CharacterState) =>
   Effect.gen(function* () {
     const { facts } = yield* state.facts.load
     const reflections = yield* state.reflections.load
@@ -106,6 +110,7 @@ export const backfill = (state: CharacterState, limit = 64): Effect.Effect<Backf
       pruned
     }
     if (report.embedded + report.imported + report.pruned > 0) {
+      generations.set(state, generationOf(state) + 1)
       yield* Effect.logDebug("vector backfill").pipe(Effect.annotateLogs({ ...report }))
     }
     return report

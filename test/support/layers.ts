@@ -9,6 +9,7 @@ import * as Startup from "../../src/Startup.js"
 import { tunablesFrom } from "../../src/Config.js"
 import type { LlmClient, LlmError } from "../../src/llm/LlmClient.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
+import type { Embedder } from "../../src/embed/Embedder.js"
 import { RecentCompressor, type CompressionInput } from "../../src/memory/recent/RecentCompressor.js"
 import type { Tunables } from "../../src/Tunables.js"
 
@@ -43,7 +44,11 @@ export const setPowerful = (settings: ReturnType<typeof testSettings>, on: boole
 /** Builds the whole runtime over `settings` (maintenance loops off unless asked), recovers, returns the service. */
 export const boot = (
   settings: ReturnType<typeof testSettings>,
-  options: { readonly llm?: Layer.Layer<LlmClient>; readonly maintenance?: boolean } = {}
+  options: {
+    readonly llm?: Layer.Layer<LlmClient>
+    readonly maintenance?: boolean
+    readonly embedder?: Layer.Layer<Embedder>
+  } = {}
 ) =>
   Effect.gen(function* () {
     const ctx = yield* Layer.build(
@@ -51,6 +56,7 @@ export const boot = (
         settings,
         tokenizer: Tokenizer.Heuristic,
         llm: options.llm,
+        embedder: options.embedder,
         maintenance: options.maintenance ?? false
       })
     )
