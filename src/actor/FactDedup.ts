@@ -18,6 +18,8 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import { dedupTokens, dice, stripNames } from "../memory/recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { Embedder } from "../embed/Embedder.js"
+import { vectorPairs } from "./VectorDedup.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./TurnEvent.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
@@ -25,6 +27,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
     const script = yield* ChineseScript
     const tasks = yield* MemoryTasks
     const t = deps.tunables
+    const embedder = yield* Embedder
 
     const tokensOf = (text: string) =>
       Effect.gen(function* () {
@@ -84,7 +87,15 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
             })
           }
         }
-        return { keep, pairs }
+        const paired = new Set(pairs.map((p) => p.candidate_id))
+        const byVector = yield* vectorPairs(
+          state,
+          keep.filter((f) => !paired.has(f.id)),
+          facts,
+          queuedAt,
+          t
+        ).pipe(Effect.provideService(Embedder, embedder))
+        return { keep, pairs: [...pairs, ...byVector] }
       })
 
     /** Indexes facts for later near-duplicate search. */

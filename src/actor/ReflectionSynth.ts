@@ -1,7 +1,8 @@
 /**
  * Reflection synthesis inside a character actor (neko-compat §4.4): select the facts, reuse the
  * deterministic id (an existing reflection only absorbs its facts again), ask the `summary` tier or the
- * `local` provider for one insight, validate its ontology, and journal `reflection.synthesized` plus
+ * `local` provider for one insight (with the related existing observations as context once vectors exist),
+ * validate its ontology, and journal `reflection.synthesized` plus
  * `fact.absorbed` before the views change. Failures count per fact pool in `synth_backoff.json`; after 5
  * the pool waits 5 hours.
  */
@@ -20,6 +21,8 @@ import { selectFacts, validateDraft } from "../memory/reflection/Synthesis.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { Embedder } from "../embed/Embedder.js"
+import { relatedContext } from "./RelatedContext.js"
 import { factAbsorbedLine, reflectionLine } from "./TurnEvent.js"
 
 const Backoff = Schema.Record({ key: Schema.String, value: Schema.Struct({ n: Schema.Number, at: Schema.Number }) })
@@ -35,6 +38,7 @@ export const make = (deps: {
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const tokens = yield* Tokenizer
+    const embedder = yield* Embedder
     const t = deps.tunables
 
     const backoffView = (state: State.CharacterState) =>
@@ -88,7 +92,12 @@ export const make = (deps: {
           tasks.synthesizeReflection({
             facts: selection.facts.map((f) => ({ text: f.text, importance: f.importance, entity: f.entity })),
             names: yield* deps.speakers,
-            language: deps.language(state)
+            language: deps.language(state),
+            context: yield* relatedContext(
+              state,
+              selection.facts.map((f) => f.text),
+              t
+            ).pipe(Effect.provideService(Embedder, embedder))
           })
         )
         const valid =

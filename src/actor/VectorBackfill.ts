@@ -40,7 +40,7 @@ export const vectorStoreOf = (state: CharacterState) =>
     ? Effect.succeed(state.vectors)
     : VectorStore.open(state.dir).pipe(Effect.tap((store) => Effect.sync(() => (state.vectors = store))))
 
-/** The entries vectors are kept for: active facts, and reflections that are pending or confirmed. */
+/** The entries vectors are kept for: active facts, live reflections and non-protected persona entries. */
 export const pool = (state: CharacterState) =>
   Effect.gen(function* () {
     const { facts } = yield* state.facts.load
@@ -49,7 +49,12 @@ export const pool = (state: CharacterState) =>
       ...facts.map((f) => ({ kind: "fact" as const, id: f.id, text: f.text, raw: f })),
       ...reflections
         .filter((r) => r.status === "pending" || r.status === "confirmed")
-        .map((r) => ({ kind: "reflection" as const, id: r.id, text: r.text, raw: r }))
+        .map((r) => ({ kind: "reflection" as const, id: r.id, text: r.text, raw: r })),
+      ...Object.values(yield* state.persona.load).flatMap((section) =>
+        section.facts
+          .filter((e) => !e.protected)
+          .map((e) => ({ kind: "persona" as const, id: e.id, text: e.text, raw: e }))
+      )
     ]
     return entries.filter((e) => e.text.trim() !== "")
   })
@@ -101,6 +106,10 @@ export const backfill = (state: CharacterState, limit = 64): Effect.Effect<Backf
       (yield* store.prune(
         "reflection",
         entries.filter((e) => e.kind === "reflection").map((e) => e.id)
+      )) +
+      (yield* store.prune(
+        "persona",
+        entries.filter((e) => e.kind === "persona").map((e) => e.id)
       ))
     const report = {
       ready: true,

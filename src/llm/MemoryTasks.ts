@@ -80,6 +80,8 @@ export interface Tasks extends PersonaTasks {
     readonly facts: ReadonlyArray<{ readonly text: string; readonly importance: number; readonly entity: string }>
     readonly names: Names
     readonly language: Language
+    /** Related existing observations (vectors), shown to the model as context; empty without vectors. */
+    readonly context?: ReadonlyArray<string>
   }) => Effect.Effect<Drafted & { readonly event_when: unknown }, LlmError>
   /** Reads the user's reaction to surfaced reflections (REFLECTION_FEEDBACK task). */
   readonly reflectionFeedback: (input: {
@@ -219,8 +221,11 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           const prompt = P.fillPrompt(
             P.fillPrompt(reflection.en, {
               FACTS: input.facts.map((f) => `- ${f.text} (importance: ${f.importance})`).join("\n"),
-              CONTEXT: "",
-              CONTEXT_NOTE: "",
+              CONTEXT:
+                input.context && input.context.length > 0
+                  ? `\nWhat ${input.names.character} already believes (context only; do not repeat it):\n${input.context.map((c) => `- ${c}`).join("\n")}\n`
+                  : "",
+              CONTEXT_NOTE: input.context && input.context.length > 0 ? " (with related earlier impressions)" : "",
               LANLAN_NAME: input.names.character
             }),
             { MASTER_NAME: input.names.master }

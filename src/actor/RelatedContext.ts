@@ -1,0 +1,48 @@
+/**
+ * Related context for reflection synthesis (neko-compat §4.4, §4.11): for each selected fact, the three
+ * nearest existing observations (live reflections and non-protected persona entries) by cosine over cached
+ * vectors, their union capped at 20, in first-seen order. Empty without a model or on any failure, as in
+ * N.E.K.O. without vectors.
+ */
+import { Effect, Option } from "effect"
+import { Embedder } from "../embed/Embedder.js"
+import { cosine } from "../memory/evidence/Rerank.js"
+import type { Tunables } from "../Tunables.js"
+import type { CharacterState } from "./CharacterState.js"
+import { vectorsFor } from "./VectorBackfill.js"
+
+export const relatedContext = (
+  state: CharacterState,
+  queries: ReadonlyArray<string>,
+  t: Tunables
+): Effect.Effect<ReadonlyArray<string>, never, Embedder> =>
+  Effect.gen(function* () {
+    const embedder = yield* Embedder
+    if (queries.length === 0 || Option.isNone(yield* embedder.modelId)) return []
+    const observations = [
+      ...(yield* state.reflections.load)
+        .filter((r) => (r.status === "pending" || r.status === "confirmed") && r.text.trim() !== "")
+        .map((r) => ({ kind: "reflection" as const, id: r.id, text: r.text })),
+      ...Object.values(yield* state.persona.load).flatMap((s) =>
+        s.facts
+          .filter((e) => !e.protected && e.text.trim() !== "")
+          .map((e) => ({ kind: "persona" as const, id: e.id, text: e.text }))
+      )
+    ]
+    const cached = yield* vectorsFor(state, observations)
+    const pool = observations.flatMap((o) => {
+      const v = cached.get(o.id)
+      return v === undefined ? [] : [{ text: o.text, v }]
+    })
+    if (pool.length === 0) return []
+    const vectors = yield* embedder.embed(queries)
+    const picked: Array<string> = []
+    for (const q of vectors) {
+      const top = pool
+        .map((o) => ({ text: o.text, c: cosine(q, o.v) }))
+        .sort((a, b) => b.c - a.c)
+        .slice(0, t.reflection_related_per_query_k)
+      for (const { text } of top) if (!picked.includes(text)) picked.push(text)
+    }
+    return picked.slice(0, t.reflection_related_total_cap)
+  }).pipe(Effect.catchAll(() => Effect.succeed([])))
