@@ -29,7 +29,7 @@ import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
-import * as VectorBackfill from "./VectorBackfill.js"
+import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "./RecallVectors.js"
 import { Embedder } from "../embed/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
@@ -100,6 +100,17 @@ export const make = (name: CharacterName) =>
       afterTurns: memory.afterTurns
     })
     const { drain, scheduleDrain } = outbox
+    const maintenance = MaintenanceCommands.make({
+      name,
+      tunables: t,
+      files,
+      embedder,
+      intake,
+      memory,
+      compaction,
+      reviewer,
+      drain
+    })
 
     const scheduleCheckpoint = (state: State.CharacterState) =>
       state.checkpointScheduled || state.checkpointDue === undefined
@@ -249,50 +260,8 @@ export const make = (name: CharacterName) =>
             yield* compaction.onFailed(state, c.fingerprints, c.detailed)
           } else if (c._tag === "CompressRetry") {
             yield* compaction.start(state, c.detailed, false)
-          } else if (c._tag === "SignalTick") {
-            yield* intake.tick(state)
-            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
-          } else if (c._tag === "IdleMaintenance") {
-            yield* compaction.start(state, true, false)
-            if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
-            yield* memory.handle(state, { _tag: "ResolveCorrections" })
-            yield* compaction.whenDone(state, reviewer.offer(state))
-            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
-          } else if (c._tag === "VectorBackfill") {
-            yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
-              Effect.provideService(Embedder, embedder)
-            )
-            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
-          } else if (c._tag === "ArchiveSweep") {
-            yield* Effect.ignoreLogged(intake.sweep(state))
-            yield* memory.handle(state, { _tag: "EvidenceSweep" })
-            if (c.reply) yield* Deferred.succeed(c.reply, undefined)
-          } else if (c._tag === "MaintainNow") {
-            const outboxOps = yield* drain(state)
-            const powerful = (yield* files.core).powerful_memory_enabled
-            const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
-            const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
-            const added = yield* Effect.orElseSucceed(memory.synth.synthesize(state), () => undefined)
-            const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
-            const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
-            yield* memory.handle(state, { _tag: "RebuttalTick" })
-            yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
-              Effect.provideService(Embedder, embedder)
-            )
-            yield* memory.handle(state, { _tag: "ResolveCorrections" })
-            const before = state.compressing
-            yield* compaction.start(state, true, false)
-            const report = {
-              character: name,
-              outboxOps,
-              factsAdded,
-              factsMerged,
-              reflectionsAdded: added === undefined ? 0 : 1,
-              reflectionsChanged: changed,
-              evidenceSwept: swept,
-              compressed: !before && state.compressing
-            }
-            state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
+          } else if (yield* maintenance.handle(state, c)) {
+            continue
           } else if (c._tag === "IdleCheck") {
             if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))
           } else if (c._tag === "ReviewDone") {

@@ -1,0 +1,97 @@
+/**
+ * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
+ * extraction tick, idle maintenance (compression, dedup arbitration, corrections, review), the vector
+ * backfill, the archive and evidence sweep, and `MaintainNow`, which runs every due job at once and reports.
+ */
+import { Deferred, Effect } from "effect"
+import type { CharacterName } from "../domain/CharacterName.js"
+import { Embedder, type EmbedderService } from "../embed/Embedder.js"
+import type { AppFiles } from "../store/AppFiles.js"
+import type { Tunables } from "../Tunables.js"
+import * as State from "./CharacterState.js"
+import type { Command } from "./Commands.js"
+import type * as Compaction from "./Compaction.js"
+import type * as FactIntake from "./FactIntake.js"
+import type * as MemoryCommands from "./MemoryCommands.js"
+import type * as Reviewer from "./Reviewer.js"
+import * as VectorBackfill from "./VectorBackfill.js"
+
+type Built<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Success<
+  ReturnType<F>
+>
+
+export const make = (deps: {
+  readonly name: CharacterName
+  readonly tunables: Tunables
+  readonly files: typeof AppFiles.Service
+  readonly embedder: EmbedderService
+  readonly intake: Built<typeof FactIntake.make>
+  readonly memory: Built<typeof MemoryCommands.make>
+  readonly compaction: Built<typeof Compaction.make>
+  readonly reviewer: Built<typeof Reviewer.make>
+  readonly drain: (state: State.CharacterState) => Effect.Effect<number>
+}) => {
+  const { intake, memory, compaction, reviewer, files } = deps
+  const t = deps.tunables
+  const backfill = (state: State.CharacterState) =>
+    VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
+      Effect.provideService(Embedder, deps.embedder)
+    )
+
+  /** Handles one maintenance command; false when `c` is not one. */
+  const handle = (state: State.CharacterState, c: Command) =>
+    Effect.gen(function* () {
+      switch (c._tag) {
+        case "SignalTick":
+          yield* intake.tick(state)
+          if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          return true
+        case "IdleMaintenance":
+          yield* compaction.start(state, true, false)
+          if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
+          yield* memory.handle(state, { _tag: "ResolveCorrections" })
+          yield* compaction.whenDone(state, reviewer.offer(state))
+          if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          return true
+        case "VectorBackfill":
+          yield* backfill(state)
+          if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          return true
+        case "ArchiveSweep":
+          yield* Effect.ignoreLogged(intake.sweep(state))
+          yield* memory.handle(state, { _tag: "EvidenceSweep" })
+          if (c.reply) yield* Deferred.succeed(c.reply, undefined)
+          return true
+        case "MaintainNow": {
+          const outboxOps = yield* deps.drain(state)
+          const powerful = (yield* files.core).powerful_memory_enabled
+          const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
+          const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
+          const added = yield* Effect.orElseSucceed(memory.synth.synthesize(state), () => undefined)
+          const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
+          const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
+          yield* memory.handle(state, { _tag: "RebuttalTick" })
+          yield* backfill(state)
+          yield* memory.handle(state, { _tag: "ResolveCorrections" })
+          const before = state.compressing
+          yield* compaction.start(state, true, false)
+          const report = {
+            character: deps.name,
+            outboxOps,
+            factsAdded,
+            factsMerged,
+            reflectionsAdded: added === undefined ? 0 : 1,
+            reflectionsChanged: changed,
+            evidenceSwept: swept,
+            compressed: !before && state.compressing
+          }
+          state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
+          return true
+        }
+        default:
+          return false
+      }
+    })
+
+  return { handle }
+}

@@ -1,0 +1,138 @@
+/**
+ * The persona-side memory tasks (Stage-2 signal mapping, negative targets, promotion merge, persona
+ * corrections): the model of the task's tier when one is configured, else the deterministic `local` provider.
+ */
+import { Effect, type Schema } from "effect"
+import type { Names } from "./MemoryTasks.js"
+import type { LlmClient, LlmError, Tier } from "./LlmClient.js"
+import * as P from "./prompts/recent.js"
+import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "./prompts/contracts.js"
+import { negativeTarget, signalDetection } from "./prompts/reflection.js"
+import { personaCorrection, promotionMerge } from "./prompts/persona.js"
+import { localSignals } from "./local/LocalSignals.js"
+import { localNegativeTargets } from "./local/LocalNegative.js"
+import { localPromotion } from "./local/LocalPromotion.js"
+import { localCorrections } from "./local/LocalCorrection.js"
+import type { Observation } from "./local/LocalOverlap.js"
+
+export type { Observation }
+export type SignalsAnswer = typeof Signals.Type
+export type NegativeAnswer = typeof NegativeTargets.Type
+export type PromotionAnswer = typeof PromotionMerge.Type
+export type CorrectionAnswer = typeof PersonaCorrections.Type
+
+export interface PersonaTasks {
+  /** Stage 2: which observations the new facts support or contradict (SIGNAL_DETECTION). */
+  readonly detectSignals: (input: {
+    readonly facts: ReadonlyArray<{ readonly id: string; readonly text: string; readonly entity: string }>
+    readonly observations: ReadonlyArray<Observation>
+    readonly names: Names
+  }) => Effect.Effect<SignalsAnswer, LlmError>
+  /** Which observations a "stop mentioning" request is about (NEGATIVE_TARGET_CHECK). */
+  readonly negativeTargets: (input: {
+    readonly messages: ReadonlyArray<string>
+    readonly observations: ReadonlyArray<Observation>
+    readonly names: Names
+  }) => Effect.Effect<NegativeAnswer, LlmError>
+  /** promote_fresh / merge_into / reject for a reflection due for promotion (PROMOTION_MERGE). */
+  readonly promotionMerge: (input: {
+    readonly reflection: string
+    readonly entries: ReadonlyArray<{
+      readonly id: string
+      readonly text: string
+      readonly protected: boolean
+      readonly score: number
+    }>
+    readonly names: Names
+  }) => Effect.Effect<PromotionAnswer, LlmError>
+  /** Resolves queued old/new persona pairs (PERSONA_CORRECTION). */
+  readonly resolveCorrections: (input: {
+    readonly pairs: ReadonlyArray<{ readonly old: string; readonly new: string }>
+    readonly names: Names
+  }) => Effect.Effect<CorrectionAnswer, LlmError>
+}
+
+const fill2 = (template: string, values: Readonly<Record<string, string>>, names: Names) =>
+  P.fillPrompt(P.fillPrompt(template, { ...values, LANLAN_NAME: names.character }), { MASTER_NAME: names.master })
+const nameList = (n: Names) => [n.character, n.master]
+const observationLines = (obs: ReadonlyArray<Observation>) =>
+  obs.map((o) => `- [${o.type}:${o.id}] (${o.entity}) ${o.text}`).join("\n")
+
+export type Ask = <A, I>(
+  tier: Tier,
+  task: string,
+  prompt: string,
+  schema: Schema.Schema<A, I>,
+  timeoutMs: number
+) => Effect.Effect<A, LlmError>
+
+/** The persona tasks: the model of their tier when one is configured, else the `local` provider. */
+export const personaTasks = (client: typeof LlmClient.Service, ask: Ask): PersonaTasks => ({
+  detectSignals: (input) =>
+    client.configured("summary")
+      ? ask(
+          "summary",
+          "evidence.signals",
+          fill2(
+            signalDetection.en,
+            {
+              FACTS: input.facts.map((f) => `- [${f.id}] (${f.entity}) ${f.text}`).join("\n"),
+              OBSERVATIONS: observationLines(input.observations)
+            },
+            input.names
+          ),
+          Signals,
+          90_000
+        )
+      : Effect.succeed(localSignals({ ...input, names: nameList(input.names) })),
+  negativeTargets: (input) =>
+    client.configured("emotion")
+      ? ask(
+          "emotion",
+          "evidence.negative_target",
+          fill2(
+            negativeTarget.en,
+            {
+              MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
+              OBSERVATIONS: observationLines(input.observations)
+            },
+            input.names
+          ),
+          NegativeTargets,
+          60_000
+        )
+      : Effect.succeed(localNegativeTargets({ ...input, names: nameList(input.names) })),
+  promotionMerge: (input) =>
+    client.configured("correction")
+      ? ask(
+          "correction",
+          "reflection.promotion_merge",
+          fill2(
+            promotionMerge.en,
+            {
+              REFLECTION: input.reflection,
+              ENTRIES: input.entries
+                .map((e) => `- [${e.id}] ${e.text} (score ${Number.isFinite(e.score) ? e.score.toFixed(2) : "card"})`)
+                .join("\n")
+            },
+            input.names
+          ),
+          PromotionMerge,
+          90_000
+        )
+      : Effect.succeed(localPromotion({ ...input, names: nameList(input.names) })),
+  resolveCorrections: (input) =>
+    client.configured("correction")
+      ? ask(
+          "correction",
+          "persona.corrections",
+          fill2(
+            personaCorrection.en,
+            { PAIRS: input.pairs.map((p, i) => `[${i}] old: ${p.old}\n    new: ${p.new}`).join("\n") },
+            input.names
+          ),
+          PersonaCorrections,
+          110_000
+        )
+      : Effect.succeed(localCorrections(input.pairs, nameList(input.names)))
+})
