@@ -4,7 +4,7 @@
  * live writes (`applyUnapplied`). The sentinel only advances once time index, recent view and outbox all
  * hold every unapplied event; until then the events stay queued and are retried with the next write.
  */
-import { Clock, Effect, Either, Option, type Fiber } from "effect"
+import { Clock, Effect, Option, type Fiber } from "effect"
 import type { ReviewState } from "../memory/recent/Review.js"
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -26,17 +26,10 @@ import type { VectorStore } from "../embed/VectorStore.js"
 import { ensureDir, fsyncDir } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import {
-  fromLine,
-  RECENT_SPLICED,
-  spliceLine,
-  TURNS_APPENDED,
-  type JournalEvent,
-  type SplicePayload,
-  type TurnEvent
-} from "./TurnEvent.js"
+import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "./TurnEvent.js"
+import { applyUnapplied } from "./Apply.js"
 
-export const EXTRACT_FACTS = "extract_facts"
+export { applyUnapplied, EXTRACT_FACTS, timeIndexOf } from "./Apply.js"
 
 export interface CharacterState {
   readonly name: CharacterName
@@ -86,188 +79,6 @@ const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 export const exists = (state: CharacterState): boolean => existsSync(state.dir)
 
 export const ensureCharacterDir = (state: CharacterState) => ensureDir(state.dir)
-
-/** Opens `time_indexed.db`, creating the directory and the database when `create` is set. */
-export const timeIndexOf = (state: CharacterState, create: boolean) =>
-  Effect.gen(function* () {
-    if (state.timeIndex) return Option.some(state.timeIndex)
-    const file = path.join(state.dir, "time_indexed.db")
-    if (!create && !existsSync(file)) return Option.none<TimeIndex.TimeIndex>()
-    yield* ensureDir(state.dir)
-    state.timeIndex = yield* TimeIndex.open(file)
-    return Option.some(state.timeIndex)
-  })
-
-/** Applies every unapplied event in journal order; true when all of them are on disk. */
-export const applyUnapplied = (state: CharacterState) =>
-  Effect.gen(function* () {
-    if (state.unapplied.length === 0) return true
-    const ts = yield* now
-    const valid: Array<JournalEvent> = []
-    const rejected: Array<EventLog.RejectedLine> = []
-    for (const line of state.unapplied) {
-      const decoded = fromLine(line)
-      if (Either.isRight(decoded)) valid.push(decoded.right)
-      else if (!state.recorded.has(line.event_id)) {
-        rejected.push({ line: 0, event_id: line.event_id, reason: decoded.left })
-        state.recorded.add(line.event_id)
-      }
-    }
-    if (rejected.length > 0) {
-      yield* Effect.logWarning("journal events skipped").pipe(Effect.annotateLogs({ count: rejected.length }))
-      yield* Effect.ignoreLogged(state.events.recordRejected(rejected, ts))
-    }
-    const turns = valid.filter((e): e is TurnEvent => e._tag === "Turns")
-    const rowsOk = yield* timeIndexOf(state, true).pipe(
-      Effect.flatMap(
-        Option.match({
-          onNone: () => Effect.succeed(0),
-          onSome: (ti) =>
-            ti.applyTurns(
-              turns.map((e) => ({
-                eventId: e.eventId,
-                sessionId: e.payload.session_id,
-                timestamp: e.payload.row_ts,
-                messages: e.payload.messages.map((m) =>
-                  JSON.stringify({ type: m.type, data: { content: m.data.content } })
-                )
-              }))
-            )
-        })
-      ),
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("time index write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
-      )
-    )
-    let recentOk = true
-    let group: Array<TurnEvent> = []
-    const flushGroup = Effect.suspend(() => {
-      const events = group.map((e) => ({ eventId: e.eventId, messages: e.payload.messages }))
-      group = []
-      return events.length === 0
-        ? Effect.succeed(true)
-        : Effect.map(state.recent.appendEvents(events), (r) => r.written)
-    })
-    for (const event of valid) {
-      if (!recentOk) break
-      if (event._tag !== "Turns" && event._tag !== "Splice") continue
-      if (event._tag === "Turns") {
-        group.push(event)
-        continue
-      }
-      recentOk = yield* flushGroup
-      if (!recentOk) break
-      const result = yield* state.recent.spliceEvent(
-        event.eventId,
-        event.payload.fingerprints,
-        event.payload.items,
-        event.payload.at
-      )
-      if (result.moot) yield* Effect.logInfo("recent splice moot: history changed underneath")
-      recentOk = result.written
-    }
-    if (recentOk) recentOk = yield* flushGroup
-    const moves = valid.flatMap((e) => (e._tag === "FactMove" ? [e.payload] : []))
-    const absorbed = new Set(valid.flatMap((e) => (e._tag === "FactAbsorbed" ? e.payload.fact_ids : [])))
-    const current =
-      absorbed.size === 0
-        ? []
-        : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.facts }))
-    const changed = valid.flatMap((e) =>
-      e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
-    )
-    const latest = new Map([...current, ...changed].map((f) => [f.id, f]))
-    const upserts = [
-      ...changed,
-      ...[...latest.values()].filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
-    ]
-    const factsOk = yield* state.archive
-      .add(
-        moves.map((m) => m.archived),
-        ts
-      )
-      .pipe(
-        Effect.zipRight(
-          state.facts.upsert(
-            upserts,
-            moves.map((m) => m.archived.id)
-          )
-        ),
-        Effect.as(true),
-        Effect.catchAll((e) =>
-          Effect.logError("facts.json write failed; fact events kept").pipe(
-            Effect.annotateLogs({ error: e._tag }),
-            Effect.as(false)
-          )
-        )
-      )
-    const opsOk = yield* state.outbox
-      .register(
-        turns
-          .filter((e) => e.payload.extract)
-          .map((e) => ({
-            opId: e.eventId,
-            type: EXTRACT_FACTS,
-            payload: e.payload.language
-              ? { messages: e.payload.messages, language: e.payload.language }
-              : { messages: e.payload.messages }
-          })),
-        ts
-      )
-      .pipe(
-        Effect.as(true),
-        Effect.catchAll((e) =>
-          Effect.logError("outbox write failed").pipe(Effect.annotateLogs({ error: e.message }), Effect.as(false))
-        )
-      )
-    const archivedReflections = valid.flatMap((e) =>
-      e._tag === "ReflectionChanged" && e.payload.to === "archived" ? [e.payload] : []
-    )
-    const reflectionsOk = yield* Effect.forEach(
-      archivedReflections,
-      (p) =>
-        state.reflections.archive.add(
-          [p.entry_snapshot],
-          [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
-        ),
-      { discard: true }
-    ).pipe(
-      Effect.zipRight(
-        state.reflections.upsert(
-          valid.flatMap((e) =>
-            e._tag === "ReflectionAdded"
-              ? [e.payload.reflection]
-              : e._tag === "ReflectionChanged" && e.payload.to !== "archived"
-                ? [e.payload.entry_snapshot]
-                : []
-          ),
-          archivedReflections.map((p) => p.reflection_id)
-        )
-      ),
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("reflections.json write failed; events kept").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(false)
-        )
-      )
-    )
-    const personaOk = yield* state.persona.apply(valid.flatMap((e) => (e._tag === "Persona" ? [e.op] : []))).pipe(
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("persona write failed; events kept").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(false)
-        )
-      )
-    )
-    if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk && personaOk)) return false
-    const last = state.unapplied[state.unapplied.length - 1]
-    if (last) state.checkpointDue = last.event_id
-    state.unapplied = []
-    return true
-  })
 
 /** Journals and applies one splice of the recent view; a journal failure leaves the view untouched. */
 export const commitSplice = (state: CharacterState, payload: SplicePayload) =>
