@@ -38,6 +38,8 @@ export interface Bm25Index {
   readonly lengthOf: (id: string) => number | undefined
   /** Adds the document, or replaces its tokens if the id is already indexed. */
   readonly upsert: (id: string, tokens: ReadonlyArray<string>) => void
+  /** `upsert` with (possibly fractional) term weights; the length is their sum. */
+  readonly upsertWeights: (id: string, weights: ReadonlyMap<string, number>) => void
   readonly remove: (id: string) => void
   readonly df: (term: string) => number
   readonly tf: (id: string, term: string) => number
@@ -68,10 +70,15 @@ export const make = (): Bm25Index => {
   }
 
   const upsert = (id: string, tokens: ReadonlyArray<string>) => {
-    remove(id)
-    const slot = free.pop() ?? docs.length
     const counts = new Map<string, number>()
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1)
+    upsertWeights(id, counts)
+  }
+
+  const upsertWeights = (id: string, counts: ReadonlyMap<string, number>) => {
+    remove(id)
+    const slot = free.pop() ?? docs.length
+    let length = 0
     const terms: Array<Term> = []
     for (const [t, n] of counts) {
       let term = vocab.get(t)
@@ -81,10 +88,11 @@ export const make = (): Bm25Index => {
       }
       term.postings.set(slot, n)
       terms.push(term)
+      length += n
     }
-    docs[slot] = { id, length: tokens.length, terms }
+    docs[slot] = { id, length, terms }
     slots.set(id, slot)
-    total += tokens.length
+    total += length
   }
 
   const docOf = (id: string) => {
@@ -98,6 +106,7 @@ export const make = (): Bm25Index => {
     has: (id) => slots.has(id),
     lengthOf: (id) => docOf(id)?.length,
     upsert,
+    upsertWeights,
     remove,
     df: (term) => vocab.get(term)?.postings.size ?? 0,
     tf: (id, term) => {
