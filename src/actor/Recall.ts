@@ -9,6 +9,8 @@
  * degrades to N.E.K.O.'s `hybrid_recall_failed` answer, logged.
  * `vectors` is the seam for the cosine side: given the query text it returns the query vector and a lookup
  * of cached vectors by memory id; without it (or when it yields nothing) recall is BM25 only.
+ * With `recall_turn_tier` on, a text query without subjects and without a time window also searches the raw
+ * turns (TurnTier.ts) and fuses them with the memory rows by RRF (`recall_turn_rrf_weight` on the turn list).
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -25,6 +27,7 @@ import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "./CharacterState.js"
+import * as TurnTier from "./TurnTier.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */
 export type VectorSeam = (input: {
@@ -91,6 +94,8 @@ export const make = (deps: {
         return out
       })
 
+    const turns = TurnTier.make(t, fold)
+
     const sync = <R extends Corpus.Row>(
       corpus: Corpus.RecallCorpus,
       tier: "fact" | "reflection" | "fact_archive",
@@ -140,6 +145,7 @@ export const make = (deps: {
           facts = undefined
           reflections = undefined
           archive.clear()
+          turns.reset()
         }
         const corpus = current.corpus
         const index = yield* state.facts.load
@@ -169,7 +175,7 @@ export const make = (deps: {
         const window = timeSpec === "" ? undefined : parseTimeWindow(timeSpec, nowMillis, input.language ?? undefined)
         if (queryText === "" && window === undefined) return empty
         const partitions = yield* partitionsOf(input.subjects)
-        const { corpus } = yield* refresh(state)
+        const { corpus, names } = yield* refresh(state)
         if (queryText === "" && window !== undefined) {
           const found = recallByTime(corpus, { partitions, window, nowMillis }, t)
           const result: QueryResult = {
@@ -185,8 +191,22 @@ export const make = (deps: {
         const vectors = deps.vectors ? yield* deps.vectors({ state, query: queryText }) : undefined
         const tokens = corpus.tokenize(folded ?? queryText)
         const found = hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t)
+        const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
+        const speakers = { master: names[0] ?? "", character: names[1] ?? "" }
+        const turnRows = withTurns
+          ? yield* turns.search(state, folded ?? queryText, speakers, t.hybrid_recall_budget_total)
+          : []
+        const rows = withTurns
+          ? TurnTier.mergeTurns(
+              found.rows,
+              turnRows,
+              t.hybrid_recall_rrf_k,
+              t.recall_turn_rrf_weight,
+              t.hybrid_recall_budget_total
+            )
+          : found.rows
         const result: QueryResult = {
-          results: found.rows,
+          results: rows,
           query: queryText,
           candidates_total: found.candidatesTotal,
           elapsed_ms: yield* elapsed

@@ -15,7 +15,7 @@ import * as DefaultModel from "../embed/DefaultModel.js"
 import { serverLayer } from "../http/Server.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
-import { bm25Recall, memoryRecall, withTurns } from "../eval/Recall.js"
+import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
@@ -28,7 +28,7 @@ Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
               [--log-level debug|info|warning|error] [--model-dir DIR]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
-  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25]
+  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
   kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
   kioku --version
@@ -137,7 +137,7 @@ export const maintain = (args: ReadonlyArray<string>) =>
 
 /**
  * `kioku eval locomo`: evaluates kioku's recall (or, with `--baseline bm25`, the plain BM25 floor over the raw
- * turns) on LoCoMo; `--tiers +turns` fuses BM25 over the raw turns into the recall by RRF.
+ * turns) on LoCoMo; `--tiers +turns` switches kioku's raw-turn tier on (`recall_turn_tier`).
  */
 export const evaluate = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -150,6 +150,7 @@ export const evaluate = (args: ReadonlyArray<string>) =>
       json: { type: "boolean" },
       tiers: { type: "string" },
       baseline: { type: "string" },
+      config: { type: "string" },
       "work-dir": { type: "string" }
     })
     if (values.data === undefined) return yield* new UsageError({ message: "eval locomo needs --data FILE" })
@@ -162,14 +163,15 @@ export const evaluate = (args: ReadonlyArray<string>) =>
       return yield* new UsageError({ message: "--baseline takes bm25" })
     if (values.baseline !== undefined && values.tiers !== undefined)
       return yield* new UsageError({ message: "--tiers +turns applies to kioku's recall, not to --baseline" })
-    const base = values.baseline === "bm25" ? bm25Recall : memoryRecall
-    const recall = values.tiers === "+turns" ? withTurns(base) : base
+    const recall = values.baseline === "bm25" ? bm25Recall : memoryRecall
     const title = values.baseline === "bm25" ? "plain BM25 over turns" : `kioku recall${values.tiers ? " +turns" : ""}`
     const result = yield* runLocomo({
       data: values.data,
       audit: values.audit,
       limit,
       recall,
+      tunables: values.tiers === "+turns" ? turnTier : undefined,
+      configFile: values.config,
       workDir: values["work-dir"],
       progress: (line) => Effect.sync(() => process.stderr.write(`${line}\n`))
     })

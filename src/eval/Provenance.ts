@@ -101,7 +101,7 @@ export const readProvenance = (
       ids.flatMap((id) => Option.toArray(Option.fromNullable(diaOfRow.get(id))))
     const diaOfFact = (id: string) => diaOfRows(rowsOfFact.get(id) ?? [])
     const diaIdsOf = (hit: Hit): ReadonlyArray<string> => {
-      if (hit.tier === "turn") return diaOfRows([Number(hit.id)])
+      if (hit.tier === "turn") return diaOfRows(hit.source_row_ids ?? [Number(hit.id)])
       if (hit.tier === "fact" || hit.tier === "fact_archive") return diaOfFact(hit.id)
       if (hit.tier === "reflection") return [...new Set((factsOfReflection.get(hit.id) ?? []).flatMap(diaOfFact))]
       return []

@@ -23,6 +23,10 @@ export interface LocomoOptions {
   readonly audit?: string | undefined
   readonly limit?: number | undefined
   readonly recall: Recall
+  /** Tunables set on every evaluated runtime on top of `evalTunables` (e.g. `turnTier`). */
+  readonly tunables?: Partial<Tunables> | undefined
+  /** A JSON file of tunables for every evaluated runtime (below `tunables` and `evalTunables`). */
+  readonly configFile?: string | undefined
   /** Hits scored per question (R@10 needs 10). */
   readonly cap?: number | undefined
   readonly workDir?: string | undefined
@@ -71,7 +75,8 @@ const evaluateConversation = (
           createMemoryRuntime({
             dataDir,
             clock,
-            config: evalTunables(conversation, options.cap),
+            config: { ...evalTunables(conversation, options.cap), ...options.tunables },
+            ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
             backgroundMaintenance: false,
             logLevel: "none"
           })

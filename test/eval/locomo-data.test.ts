@@ -8,7 +8,6 @@ import {
   normaliseEvidence,
   parseSessionTime
 } from "../../src/eval/Locomo.js"
-import { fuse } from "../../src/eval/Recall.js"
 
 const turn = (speaker: string, dia_id: string, text: string, extra: object = {}) => ({
   speaker,
@@ -133,22 +132,5 @@ describe("plain BM25", () => {
     assert.closeTo(hits[1]?.score ?? 0, score(1, 3), 1e-12)
     assert.deepStrictEqual(index.search("fish", 10), [])
     assert.strictEqual(index.search("cats", 1).length, 1)
-  })
-
-  it("fuses ranked lists by reciprocal rank", () => {
-    const a = [
-      { tier: "fact", id: "f1" },
-      { tier: "turn", id: "1" }
-    ]
-    const b = [
-      { tier: "turn", id: "1" },
-      { tier: "turn", id: "2" }
-    ]
-    assert.deepStrictEqual(fuse([a, b], 10), [
-      { tier: "turn", id: "1" },
-      { tier: "fact", id: "f1" },
-      { tier: "turn", id: "2" }
-    ])
-    assert.strictEqual(fuse([a, b], 1).length, 1)
   })
 })

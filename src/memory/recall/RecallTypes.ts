@@ -28,7 +28,7 @@ export type QueryRequest = typeof QueryRequest.Type
 export const RecallRow = Schema.Struct({
   id: Schema.String,
   text: Schema.String,
-  tier: Schema.Literal("fact", "reflection", "fact_archive"),
+  tier: Schema.Literal("fact", "reflection", "fact_archive", "turn"),
   entity: Schema.String,
   subject_kind: Schema.NullOr(Schema.String),
   subject_id: Schema.NullOr(Schema.String),
@@ -36,7 +36,9 @@ export const RecallRow = Schema.Struct({
   score: Schema.NullOr(Schema.Number),
   created_at: Schema.NullOr(Schema.String),
   event_start_at: Schema.NullOr(Schema.String),
-  event_end_at: Schema.NullOr(Schema.String)
+  event_end_at: Schema.NullOr(Schema.String),
+  /** The `time_indexed_original` rows a `turn` row came from. */
+  source_row_ids: Schema.optional(Schema.Array(Schema.Number))
 })
 export type RecallRow = typeof RecallRow.Type
 

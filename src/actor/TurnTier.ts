@@ -1,0 +1,173 @@
+/**
+ * The raw-turn tier of a character's recall (tunable `recall_turn_tier`): the rows of
+ * `time_indexed_original` indexed incrementally in a TurnIndex. Rows are only ever appended, so before each
+ * query only rows past the last indexed id are read, decoded and folded; a change of the speakers' names
+ * rebuilds the index. A query names a speaker when it contains the master's or the character's name (the
+ * name is then removed from the query terms and that speaker's turns are boosted). Rows come back as
+ * `tier: "turn"` recall rows carrying their `source_row_ids`.
+ */
+import { Effect, Option, Schema } from "effect"
+import * as TurnIndex from "../memory/recall/TurnIndex.js"
+import { analyze } from "../memory/recall/TurnAnalyzer.js"
+import type { RecallRow } from "../memory/recall/RecallTypes.js"
+import type { TimeRow } from "../store/TimeIndex.js"
+import type { Tunables } from "../Tunables.js"
+import { timeIndexOf, type CharacterState } from "./CharacterState.js"
+
+const Message = Schema.parseJson(
+  Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
+)
+const decodeMessage = Schema.decodeUnknownOption(Message)
+
+const PAGE = 5000
+
+/** Epoch ms of a stored local timestamp (`YYYY-MM-DD[ T]HH:MM:SS…`) read as UTC wall-clock parts; NaN if unreadable. */
+export const timestampMillis = (text: string): number => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(text)
+  if (m === null) return NaN
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number)
+  return Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, s ?? 0)
+}
+
+const speakerOf = (type: string): TurnIndex.Speaker =>
+  type === "human" ? "master" : type === "ai" ? "character" : "other"
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+export const paramsOf = (t: Tunables): TurnIndex.TurnTierParams => ({
+  k1: t.bm25_k1,
+  b: t.bm25_b,
+  neighbour: t.recall_turn_neighbour_weight,
+  second: t.recall_turn_second_weight,
+  sessionWeight: t.recall_turn_session_weight,
+  speakerBoost: t.recall_turn_speaker_boost,
+  sessionGapMs: t.recall_turn_session_gap_minutes * 60_000,
+  dates: t.recall_turn_dates
+})
+
+/** Query terms and the speakers the query names (names removed from the terms). */
+export const analyzeQuery = (
+  query: string,
+  names: { readonly master: string; readonly character: string }
+): { readonly terms: Array<string>; readonly named: Set<TurnIndex.Speaker> } => {
+  const named = new Set<TurnIndex.Speaker>()
+  let text = query
+  for (const [name, who] of [
+    [names.master, "master"],
+    [names.character, "character"]
+  ] as const) {
+    if (name.trim() === "") continue
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, "giu")
+    if (!pattern.test(text)) continue
+    named.add(who)
+    text = text.replace(pattern, " ")
+  }
+  return { terms: analyze(text), named }
+}
+
+export const make = (
+  tunables: Tunables,
+  fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+) => {
+  let index = TurnIndex.make(paramsOf(tunables))
+  const texts = new Map<number, { readonly text: string; readonly timestamp: string }>()
+
+  const ingest = (rows: ReadonlyArray<TimeRow>) =>
+    Effect.gen(function* () {
+      const decoded = rows.flatMap((r) => {
+        const message = Option.getOrUndefined(decodeMessage(r.message))
+        const content = message?.data.content
+        return typeof content === "string" && message !== undefined ? [{ row: r, type: message.type, content }] : []
+      })
+      const folded = yield* fold(decoded.map((d) => d.content))
+      index.append(
+        decoded.map((d, i) => ({
+          rowId: d.row.id,
+          speaker: speakerOf(d.type),
+          text: folded[i] ?? d.content,
+          at: timestampMillis(d.row.timestamp)
+        }))
+      )
+      for (const d of decoded) texts.set(d.row.id, { text: d.content, timestamp: d.row.timestamp })
+    })
+
+  /** Indexes the rows appended since the last call. */
+  const refresh = (state: CharacterState) =>
+    Effect.gen(function* () {
+      const opened = yield* timeIndexOf(state, false)
+      if (Option.isNone(opened)) return
+      let last = index.lastRowId()
+      for (;;) {
+        const rows = yield* opened.value.rowsAfter(last, PAGE)
+        yield* ingest(rows)
+        const tail = rows[rows.length - 1]
+        if (tail === undefined || rows.length < PAGE) return
+        last = tail.id
+      }
+    })
+
+  const search = (
+    state: CharacterState,
+    query: string,
+    names: { readonly master: string; readonly character: string },
+    limit: number
+  ) =>
+    Effect.gen(function* () {
+      yield* refresh(state)
+      const { terms, named } = analyzeQuery(query, names)
+      return index.search(terms, named, limit).map((h): RecallRow => {
+        const stored = texts.get(h.rowId)
+        return {
+          id: `turn:${h.rowId}`,
+          text: stored?.text ?? "",
+          tier: "turn",
+          entity: "turn",
+          subject_kind: null,
+          subject_id: null,
+          scope: "legacy_private",
+          score: Math.round(h.score * 1e6) / 1e6,
+          created_at: stored?.timestamp ?? null,
+          event_start_at: null,
+          event_end_at: null,
+          source_row_ids: [h.rowId]
+        }
+      })
+    })
+
+  /** Drops the index (the speakers' names changed). */
+  const reset = () => {
+    index = TurnIndex.make(paramsOf(tunables))
+    texts.clear()
+  }
+
+  return { search, reset }
+}
+
+/**
+ * Reciprocal-rank fusion of the memory rows and the turn rows (Σ weight / (k + rank)), ties in memory-first
+ * order, cut at `total`; each row's score becomes its fused score.
+ */
+export const mergeTurns = (
+  memories: ReadonlyArray<RecallRow>,
+  turns: ReadonlyArray<RecallRow>,
+  k: number,
+  turnWeight: number,
+  total: number
+): Array<RecallRow> => {
+  const scored = new Map<string, { row: RecallRow; score: number; order: number }>()
+  let order = 0
+  for (const [list, weight] of [
+    [memories, 1],
+    [turns, turnWeight]
+  ] as const)
+    list.forEach((row, rank) => {
+      const key = `${row.tier}\u0000${row.id}`
+      const entry = scored.get(key) ?? { row, score: 0, order: order++ }
+      entry.score += weight / (k + rank + 1)
+      scored.set(key, entry)
+    })
+  return [...scored.values()]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, Math.max(0, total))
+    .map((e) => ({ ...e.row, score: Math.round(e.score * 1e6) / 1e6 }))
+}
