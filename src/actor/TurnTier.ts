@@ -70,7 +70,7 @@ export const make = (
   fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
 ) => {
   let index = TurnIndex.make(paramsOf(tunables))
-  const texts = new Map<number, { readonly text: string; readonly timestamp: string }>()
+  const texts = new Map<number, { readonly text: string; readonly timestamp: string; readonly type: string }>()
 
   const ingest = (rows: ReadonlyArray<TimeRow>) =>
     Effect.gen(function* () {
@@ -88,7 +88,7 @@ export const make = (
           at: timestampMillis(d.row.timestamp)
         }))
       )
-      for (const d of decoded) texts.set(d.row.id, { text: d.content, timestamp: d.row.timestamp })
+      for (const d of decoded) texts.set(d.row.id, { text: d.content, timestamp: d.row.timestamp, type: d.type })
     })
 
   /** Indexes the rows appended since the last call. */
@@ -121,7 +121,7 @@ export const make = (
           id: `turn:${h.rowId}`,
           text: stored?.text ?? "",
           tier: "turn",
-          entity: "turn",
+          entity: stored?.type === "human" ? "user_said" : stored?.type === "ai" ? "self_said" : "turn",
           subject_kind: null,
           subject_id: null,
           scope: "legacy_private",

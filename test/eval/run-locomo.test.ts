@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import * as path from "node:path"
 import { rounded } from "../../src/eval/Metrics.js"
-import { bm25Recall } from "../../src/eval/Recall.js"
+import { bm25Recall, memoryRecall, turnTier } from "../../src/eval/Recall.js"
 import { runLocomo } from "../../src/eval/RunLocomo.js"
 
 const data = path.resolve(import.meta.dirname, "../../../shared/bench/locomo10.json")
@@ -50,6 +50,25 @@ describe("kioku eval locomo", () => {
         assert.isAtLeast(decoded.overall["hit@10"], decoded.overall["R@10"])
         assert.isAtLeast(decoded.latencyMs.p95, decoded.latencyMs.p50)
         assert.match(lines.join("\n"), /locomo_0 \(Caroline ↔ Melanie\): 419 turns in 19 sessions/)
+      }),
+    90_000
+  )
+
+  it.live.skipIf(!existsSync(data))(
+    "scores kioku's own recall with the raw-turn tier on one conversation above the 0.70 target",
+    () =>
+      Effect.gen(function* () {
+        const run = yield* runLocomo({
+          data,
+          limit: 1,
+          recall: memoryRecall,
+          tunables: turnTier,
+          progress: () => Effect.void
+        })
+        const { overall } = rounded(run.summary)
+        assert.strictEqual(overall.n, 150)
+        assert.isAtLeast(overall["R@10"], 0.7)
+        assert.isAtMost(overall["R@5"], overall["R@10"])
       }),
     90_000
   )

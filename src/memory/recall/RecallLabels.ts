@@ -47,7 +47,8 @@ export const loosen: Table = {
 export const tierLabels: Readonly<Record<string, SomeLanguages>> = {
   fact: { zh: "事实", "zh-TW": "事實", en: "fact", ja: "事実" },
   reflection: { zh: "印象", "zh-TW": "印象", en: "impression", ja: "印象" },
-  fact_archive: { zh: "归档事实", "zh-TW": "歸檔事實", en: "archived fact", ja: "アーカイブ済みの事実" }
+  fact_archive: { zh: "归档事实", "zh-TW": "歸檔事實", en: "archived fact", ja: "アーカイブ済みの事実" },
+  turn: { zh: "对话", "zh-TW": "對話", en: "conversation", ja: "会話" }
 }
 
 export const entityLabels: Readonly<Record<string, SomeLanguages>> = {
@@ -56,7 +57,9 @@ export const entityLabels: Readonly<Record<string, SomeLanguages>> = {
   relationship: { zh: "关系", "zh-TW": "關係", en: "relationship", ja: "関係" },
   group_chat: { zh: "群聊", "zh-TW": "群聊", en: "group chat", ja: "グループチャット" },
   participant: { zh: "参与者", "zh-TW": "參與者", en: "participant", ja: "参加者" },
-  group_participant: { zh: "群成员", "zh-TW": "群成員", en: "group member", ja: "グループメンバー" }
+  group_participant: { zh: "群成员", "zh-TW": "群成員", en: "group member", ja: "グループメンバー" },
+  user_said: { zh: "用户说", "zh-TW": "使用者說", en: "the user said", ja: "ユーザーの発言" },
+  self_said: { zh: "自己说", "zh-TW": "自己說", en: "I said", ja: "自分の発言" }
 }
 
 /** [now, n days, n weeks, n months]. */
