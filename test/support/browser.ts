@@ -1,0 +1,20 @@
+/**
+ * Headless Debian Chromium for browser tests, driven by playwright-core (which never downloads a browser):
+ * one browser per test file, a fresh page per test, closed with the scope.
+ */
+import { Effect } from "effect"
+import { chromium, type Browser, type Page } from "playwright-core"
+
+export const CHROMIUM = "/usr/bin/chromium"
+
+export const browser = Effect.acquireRelease(
+  Effect.promise(() => chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] })),
+  (b: Browser) => Effect.promise(() => b.close())
+)
+
+/** A page at `width`×`height` (default 1280×800) in a browser that lives as long as the scope. */
+export const page = (size: { readonly width: number; readonly height: number } = { width: 1280, height: 800 }) =>
+  Effect.gen(function* () {
+    const b = yield* browser
+    return yield* Effect.promise((): Promise<Page> => b.newPage({ viewport: size }))
+  })
