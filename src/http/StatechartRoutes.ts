@@ -1,0 +1,113 @@
+/**
+ * The state-chart view (product §3 item 7): `GET /statecharts` (the page), and under
+ * `/api/memory/statecharts`: `characters` (the character directories), `{name}` (entry counts per state of
+ * each machine, and the live actor's session state when the character is loaded — an unloaded character is
+ * not woken), `{name}/entries?machine=&state=` and `{name}/history/{entryId}`. Counts and entries are read
+ * from the character's files (see statecharts/Live.ts); an invalid name is a 400 like every character route.
+ */
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Either, Schema } from "effect"
+import { CharacterRegistry } from "../actor/CharacterRegistry.js"
+import { KiokuConfig } from "../Config.js"
+import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
+import { characters } from "../maintenance/RunOnce.js"
+import { MemoryService } from "../MemoryService.js"
+import { graphs, machineNames } from "../statecharts/Graph.js"
+import * as Live from "../statecharts/Live.js"
+import { statechartsPage } from "../statecharts/Page.js"
+import { detail, json, operationFailed, validation } from "./Responses.js"
+
+const stateNames = Object.fromEntries(graphs().map((g) => [g.id, g.states.map((s) => s.id)]))
+const EntriesQuery = Schema.Struct({ machine: Schema.Literal(...machineNames), state: Schema.String })
+
+const named = Effect.map(HttpRouter.params, (p) => validateCharacterName(p["name"] ?? ""))
+
+const sessionOf = (name: CharacterName) =>
+  Effect.gen(function* () {
+    const active = yield* (yield* CharacterRegistry).active
+    if (!active.includes(name)) return null
+    return yield* (yield* MemoryService).status(name).pipe(
+      Effect.map((s) => s.session),
+      Effect.orElseSucceed(() => null)
+    )
+  })
+
+const liveEntries = (name: string) =>
+  Effect.gen(function* () {
+    const { dataDir, tunables } = yield* KiokuConfig
+    return yield* Live.entries(Live.characterDir(dataDir, name), tunables, yield* Clock.currentTimeMillis)
+  })
+
+const failed = (e: { readonly _tag: string; readonly message: string }) =>
+  Effect.logWarning("statecharts read failed").pipe(
+    Effect.annotateLogs({ error: e._tag }),
+    Effect.as(operationFailed(e.message))
+  )
+
+export const statechartRouter = HttpRouter.empty.pipe(
+  HttpRouter.get(
+    "/statecharts",
+    Effect.sync(() => HttpServerResponse.html(statechartsPage()))
+  ),
+  HttpRouter.get(
+    "/api/memory/statecharts/characters",
+    Effect.map(KiokuConfig, ({ dataDir }) => json({ characters: [...characters(dataDir)].sort() }))
+  ),
+  HttpRouter.get(
+    "/api/memory/statecharts/:name",
+    Effect.gen(function* () {
+      const name = yield* named
+      if (Either.isLeft(name)) return detail(400, name.left.detail)
+      const all = yield* liveEntries(name.right)
+      const session = yield* sessionOf(name.right)
+      return json({
+        name: name.right,
+        session,
+        machines: {
+          reflection: Live.countBy(all, "reflection", stateNames["reflection"] ?? []),
+          persona: Live.countBy(all, "persona", stateNames["persona"] ?? []),
+          session: Object.fromEntries((stateNames["session"] ?? []).map((s) => [s, s === session ? 1 : 0]))
+        }
+      })
+    }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
+  ),
+  HttpRouter.get(
+    "/api/memory/statecharts/:name/entries",
+    Effect.gen(function* () {
+      const name = yield* named
+      if (Either.isLeft(name)) return detail(400, name.left.detail)
+      const query = yield* Effect.either(HttpServerRequest.schemaSearchParams(EntriesQuery))
+      if (Either.isLeft(query))
+        return validation(["query", "machine"], `machine must be one of ${machineNames.join(", ")}`, "value_error")
+      const { machine, state } = query.right
+      if (!(stateNames[machine] ?? []).includes(state))
+        return validation(["query", "state"], `state must be a state of ${machine}`, "value_error")
+      if (machine === "session") {
+        const session = yield* sessionOf(name.right)
+        return json({ entries: session === state ? [{ id: name.right, text: "live session actor", score: null }] : [] })
+      }
+      const all = yield* liveEntries(name.right)
+      return json({
+        entries: all
+          .filter((e) => e.machine === machine && e.state === state)
+          .map((e) => ({
+            id: e.id,
+            text: e.text,
+            score: e.score,
+            ...(e.section === undefined ? {} : { section: e.section })
+          }))
+      })
+    }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
+  ),
+  HttpRouter.get(
+    "/api/memory/statecharts/:name/history/:entryId",
+    Effect.gen(function* () {
+      const name = yield* named
+      if (Either.isLeft(name)) return detail(400, name.left.detail)
+      const entryId = (yield* HttpRouter.params)["entryId"] ?? ""
+      const { dataDir } = yield* KiokuConfig
+      const history = yield* Live.history(Live.characterDir(dataDir, name.right), entryId)
+      return json({ id: entryId, history })
+    }).pipe(Effect.catchTags({ StoreError: failed }))
+  )
+)

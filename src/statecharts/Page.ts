@@ -1,0 +1,92 @@
+/**
+ * The `/statecharts` page: the three machines' SVGs (rendered by Layout from the generated graphs), a
+ * character picker and an entries/history panel, with inline CSS and a small inline script (plain DOM and
+ * fetch against the `/api/memory/statecharts` routes). No external assets, so it works offline. The layout
+ * is one column on a phone and charts + side panel from 1000px; every control is keyboard reachable.
+ */
+import { graphs } from "./Graph.js"
+import { renderSvg } from "./Layout.js"
+
+const css = `
+*{box-sizing:border-box}body{margin:0;font:15px/1.4 system-ui,sans-serif;color:#1d232a;background:#f6f7f9}
+header{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d6dbe1}
+h1{font-size:1.2rem;margin:0 1rem 0 0}main{display:grid;gap:1rem;padding:1rem;grid-template-columns:1fr}
+@media(min-width:1000px){main{grid-template-columns:minmax(0,1fr) 360px}#panel{position:sticky;top:1rem;align-self:start}}
+section.machine{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.5rem 1rem;margin-bottom:1rem;overflow-x:auto}
+h2{font-size:1rem;margin:.25rem 0}svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}
+.state rect{fill:#fff;stroke:#3b4652;stroke-width:1.5}.state .inner{fill:none}.state.final rect:first-of-type{fill:#eef1f4}
+.state{cursor:pointer;outline:none}.state:hover rect,.state:focus rect{stroke:#0b5cad;stroke-width:3}
+.state.selected rect{fill:#dcebfb}.state .count{font-weight:600;fill:#0b5cad}.start{fill:#3b4652}
+.edge path{fill:none;stroke:#7a8591;stroke-width:1.2}.edge marker path,marker path{fill:#7a8591}
+.edge text{fill:#3b4652;font-size:10.5px;paint-order:stroke;stroke:#fff;stroke-width:4px}
+#panel{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.75rem 1rem;min-height:8rem}
+#panel ul{list-style:none;padding:0;margin:.5rem 0}#panel li{margin:.25rem 0}
+#panel button{width:100%;text-align:left;font:inherit;padding:.4rem .5rem;border:1px solid #d6dbe1;border-radius:6px;background:#f9fafb;cursor:pointer}
+#panel button:focus,#panel button:hover{outline:2px solid #0b5cad}table{border-collapse:collapse;width:100%;font-size:.85rem}
+td,th{border-bottom:1px solid #e3e7eb;padding:.25rem;text-align:left;vertical-align:top}.muted{color:#5f6b77}
+select{font:inherit;padding:.3rem}
+@media(max-width:700px){svg.chart{max-width:none}main{padding:.5rem}section.machine{padding:.5rem}}`
+
+const script = `
+(function(){
+  var picker=document.getElementById("character"),panel=document.getElementById("panel"),status=document.getElementById("status");
+  var api="/api/memory/statecharts/";
+  function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined)e.textContent=text;if(cls)e.className=cls;return e}
+  function get(url){return fetch(url).then(function(r){return r.json().then(function(b){if(!r.ok)throw new Error(b.detail||r.status);return b})})}
+  function name(){return picker.value}
+  function show(title,body){panel.textContent="";panel.appendChild(el("h2",title));body.forEach(function(b){panel.appendChild(b)})}
+  function counts(){
+    if(!name()){status.textContent="No character selected.";return}
+    get(api+encodeURIComponent(name())).then(function(c){
+      document.querySelectorAll(".state").forEach(function(g){
+        var m=c.machines[g.dataset.machine]||{},n=m[g.dataset.state]||0,label=g.dataset.state;
+        g.querySelector(".count").textContent=String(n);g.setAttribute("aria-label",label+" ("+n+" entries)");
+      });
+      status.textContent=name()+": session "+(c.session===null?"not loaded":c.session);
+    }).catch(function(e){status.textContent="Could not load counts: "+e.message});
+  }
+  function history(id){
+    get(api+encodeURIComponent(name())+"/history/"+encodeURIComponent(id)).then(function(h){
+      var t=el("table"),head=el("tr");["event","time","from","to"].forEach(function(x){head.appendChild(el("th",x))});t.appendChild(head);
+      h.history.forEach(function(s){var r=el("tr");[s.type,s.ts,s.from||"",s.to||""].forEach(function(x){r.appendChild(el("td",x))});t.appendChild(r)});
+      show("History of "+id,[h.history.length?t:el("p","No journal events mention this entry.","muted")]);
+    }).catch(function(e){show("History",[el("p",e.message)])});
+  }
+  function entries(g){
+    document.querySelectorAll(".state.selected").forEach(function(s){s.classList.remove("selected")});g.classList.add("selected");
+    var m=g.dataset.machine,s=g.dataset.state;
+    get(api+encodeURIComponent(name())+"/entries?machine="+encodeURIComponent(m)+"&state="+encodeURIComponent(s)).then(function(r){
+      var ul=el("ul");
+      r.entries.forEach(function(e){var li=el("li"),b=el("button",e.text||e.id);b.type="button";
+        b.appendChild(el("div",e.id+(e.score===null?"":" · score "+e.score),"muted"));
+        b.addEventListener("click",function(){history(e.id)});li.appendChild(b);ul.appendChild(li)});
+      show(m+" · "+s+" ("+r.entries.length+")",[r.entries.length?ul:el("p","No entries in this state.","muted")]);
+    }).catch(function(e){show(m+" · "+s,[el("p",e.message)])});
+  }
+  document.querySelectorAll(".state").forEach(function(g){
+    g.addEventListener("click",function(){entries(g)});
+    g.addEventListener("keydown",function(e){if(e.key==="Enter"||e.key===" "){e.preventDefault();entries(g)}});
+  });
+  picker.addEventListener("change",counts);
+  get(api+"characters").then(function(r){
+    r.characters.forEach(function(c){var o=el("option",c);o.value=c;picker.appendChild(o)});
+    var want=new URLSearchParams(location.search).get("character");if(want&&r.characters.indexOf(want)>=0)picker.value=want;
+    counts();
+  });
+})();`
+
+const section = (svg: string, id: string) =>
+  `<section class="machine" aria-labelledby="h-${id}"><h2 id="h-${id}">${id}</h2>${svg}</section>`
+
+/** The whole page; the charts are generated from the machines on every call (cheap, and never stale). */
+export const statechartsPage = (): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+  `<meta name="viewport" content="width=device-width,initial-scale=1"><title>kioku · state charts</title>` +
+  `<style>${css}</style></head><body><header><h1>kioku state charts</h1>` +
+  `<label for="character">Character</label> <select id="character"></select>` +
+  `<span id="status" class="muted" role="status" aria-live="polite"></span></header><main><div id="charts">` +
+  graphs()
+    .map((g) => section(renderSvg(g), g.id))
+    .join("") +
+  `</div><aside id="panel" aria-live="polite"><h2>Entries</h2><p class="muted">Choose a state to list its entries, ` +
+  `then an entry to see its history.</p></aside></main><script>${script}</script></body></html>`
