@@ -1,9 +1,11 @@
 /**
  * A deterministic layered layout of a machine graph and its accessible SVG. States are ranked by BFS from
- * the initial state (unreachable ones go below, final ones last), ordered by definition within a rank and placed top to
- * bottom; edges between the same two states merge into one arrow labelled with their events, self-edges
- * are loops above the state's top-right corner. Every state is a focusable `<g role="button">` whose aria-label carries its entry
- * count; final states are double-bordered. Pure: the same graph always renders the same bytes.
+ * the initial state (unreachable ones go below, final ones last), ordered by definition within a rank and
+ * placed top to bottom; edges between the same two states merge into one arrow labelled with their
+ * events, self-edges are loops above the state's top-right corner. Every state is a focusable
+ * `<g role="button">` whose aria-label carries its entry count; final states are double-bordered. States
+ * are drawn last so their names stay readable; each arrow's `<title>` lists its events, guards and
+ * actions. Pure: the same graph always renders the same bytes.
  */
 import type { GraphEdge, MachineGraph } from "./Graph.js"
 
@@ -29,6 +31,8 @@ const GAP_Y = 110
 const MARGIN = 50
 /** Room on the right for the last self-loop's label. */
 const RIGHT = 60
+/** Room for the labels of a one-column machine. */
+const MIN_WIDTH = 560
 
 export const ranks = (graph: MachineGraph): ReadonlyMap<string, number> => {
   const rank = new Map<string, number>()
@@ -57,7 +61,7 @@ export const layout = (graph: MachineGraph): Layout => {
   const depth = Math.max(0, ...rank.values()) + 1
   const rows = Array.from({ length: depth }, (_, r) => graph.states.filter((s) => (rank.get(s.id) ?? 0) === r))
   const widest = Math.max(1, ...rows.map((r) => r.length))
-  const width = MARGIN * 2 + widest * W + (widest - 1) * GAP_X + RIGHT
+  const width = Math.max(MIN_WIDTH, MARGIN * 2 + widest * W + (widest - 1) * GAP_X + RIGHT)
   const boxes = rows.flatMap((row, r) => {
     const used = row.length * W + (row.length - 1) * GAP_X
     const left = (width - RIGHT - used) / 2
@@ -98,14 +102,15 @@ const border = (b: Box, x: number, y: number): { x: number; y: number } => {
   return { x: cx + dx * t, y: cy + dy * t }
 }
 
-const arrowPath = (a: Box, b: Box): { d: string; lx: number; ly: number } => {
+const arrowPath = (a: Box, b: Box, twoWay: boolean): { d: string; lx: number; ly: number; anchor: string } => {
   if (a.id === b.id) {
     const x = a.x + W - 28
     const y = a.y
     return {
       d: `M${round(x - 10)},${round(y)} C${round(x - 28)},${round(y - 42)} ${round(x + 28)},${round(y - 42)} ${round(x + 10)},${round(y)}`,
       lx: x,
-      ly: y - 36
+      ly: y - 36,
+      anchor: "middle"
     }
   }
   const ax = a.x + W / 2
@@ -113,7 +118,7 @@ const arrowPath = (a: Box, b: Box): { d: string; lx: number; ly: number } => {
   const bx = b.x + W / 2
   const by = b.y + H / 2
   const len = Math.hypot(bx - ax, by - ay)
-  const bend = a.y === b.y ? 0.35 * len : Math.abs(b.y - a.y) > H + GAP_Y ? 0.22 * len : 30
+  const bend = a.y === b.y ? 0.35 * len : Math.abs(b.y - a.y) > H + GAP_Y ? 0.22 * len : twoWay ? 45 : 30
   const cx = (ax + bx) / 2 + ((by - ay) / len) * bend
   const cy = (ay + by) / 2 - ((bx - ax) / len) * bend
   const s = border(a, cx, cy)
@@ -121,7 +126,8 @@ const arrowPath = (a: Box, b: Box): { d: string; lx: number; ly: number } => {
   return {
     d: `M${round(s.x)},${round(s.y)} Q${round(cx)},${round(cy)} ${round(e.x)},${round(e.y)}`,
     lx: (s.x + 2 * cx + e.x) / 4,
-    ly: (s.y + 2 * cy + e.y) / 4
+    ly: (s.y + 2 * cy + e.y) / 4,
+    anchor: a.y === b.y || Math.abs(cx - (ax + bx) / 2) < 8 ? "middle" : cx < (ax + bx) / 2 ? "end" : "start"
   }
 }
 
@@ -134,11 +140,19 @@ export const renderSvg = (graph: MachineGraph, counts: Readonly<Record<string, n
     const from = byId.get(a.from)
     const to = byId.get(a.to)
     if (from === undefined || to === undefined) return []
-    const p = arrowPath(from, to)
+    const p = arrowPath(
+      from,
+      to,
+      graph.edges.some((e) => e.from === a.to && e.to === a.from)
+    )
+    const edge = `class="edge" data-from="${esc(a.from)}" data-to="${esc(a.to)}"`
     return [
-      `<g class="edge" data-from="${esc(a.from)}" data-to="${esc(a.to)}"><title>${esc(a.detail)}</title>` +
-        `<path d="${p.d}" marker-end="url(#${marker})"/>` +
-        `<text x="${round(p.lx)}" y="${round(p.ly)}" text-anchor="middle">${esc(a.label)}</text></g>`
+      {
+        path: `<g ${edge}><title>${esc(a.detail)}</title><path d="${p.d}" marker-end="url(#${marker})"/></g>`,
+        label:
+          `<g ${edge} aria-hidden="true"><text x="${round(p.lx)}" y="${round(p.ly)}" ` +
+          `text-anchor="${p.anchor}">${esc(a.label)}</text></g>`
+      }
     ]
   })
   const states = l.boxes.map((b) => {
@@ -161,7 +175,8 @@ export const renderSvg = (graph: MachineGraph, counts: Readonly<Record<string, n
     `<title id="title-${esc(graph.id)}">${esc(graph.id)} state machine</title>` +
     `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" ` +
     `orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
-    edges.join("") +
+    edges.map((e) => e.path).join("") +
+    edges.map((e) => e.label).join("") +
     states.join("") +
     `</svg>`
   )

@@ -10,7 +10,7 @@ import { renderSvg } from "./Layout.js"
 const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.4 system-ui,sans-serif;color:#1d232a;background:#f6f7f9}
 header{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d6dbe1}
-h1{font-size:1.2rem;margin:0 1rem 0 0}main{display:grid;gap:1rem;padding:1rem;grid-template-columns:1fr}
+h1{font-size:1.2rem;margin:0 1rem 0 0}main{display:grid;gap:1rem;padding:1rem;grid-template-columns:minmax(0,1fr)}
 @media(min-width:1000px){main{grid-template-columns:minmax(0,1fr) 360px}#panel{position:sticky;top:1rem;align-self:start}}
 section.machine{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.5rem 1rem;margin-bottom:1rem;overflow-x:auto}
 h2{font-size:1rem;margin:.25rem 0}svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}
