@@ -22,7 +22,7 @@ h2{font-size:1rem;margin:.25rem 0}svg.chart{max-width:100%;height:auto;font:12px
 #panel{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.75rem 1rem;min-height:8rem}
 #panel ul{list-style:none;padding:0;margin:.5rem 0}#panel li{margin:.25rem 0}
 #panel button{width:100%;text-align:left;font:inherit;padding:.4rem .5rem;border:1px solid #d6dbe1;border-radius:6px;background:#f9fafb;cursor:pointer}
-#panel button:focus,#panel button:hover{outline:2px solid #0b5cad}table{border-collapse:collapse;width:100%;font-size:.85rem}
+#panel button:focus,#panel button:hover{outline:2px solid #0b5cad}table{border-collapse:collapse;width:100%;font-size:.85rem;table-layout:fixed;overflow-wrap:anywhere}
 td,th{border-bottom:1px solid #e3e7eb;padding:.25rem;text-align:left;vertical-align:top}.muted{color:#5f6b77}
 select{font:inherit;padding:.3rem}
 @media(max-width:700px){svg.chart{max-width:none}main{padding:.5rem}section.machine{padding:.5rem}}`
