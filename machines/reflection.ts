@@ -19,6 +19,8 @@ export type ReflectionEvent =
     }
   | { readonly type: "feedback"; readonly verdict: "confirmed" | "denied" | "ignored" }
   | { readonly type: "rebutted" }
+  /** An operator's decision in the memory browser. */
+  | { readonly type: "manual"; readonly action: "confirm" | "deny" | "archive" }
   | { readonly type: "promotion.fresh" }
   | { readonly type: "promotion.merged"; readonly into: string }
   | { readonly type: "promotion.rejected"; readonly reason: string }
@@ -101,6 +103,7 @@ export const reflectionMachine = setup({
       const e = evaluated(event)
       return e !== undefined && !e.powerful && e.daysSinceConfirmed >= context.limits.autoPromoteDays
     },
+    manualIs: ({ event }, p: { readonly action: string }) => event.type === "manual" && event.action === p.action,
     denied: ({ event }) => event.type === "feedback" && event.verdict === "denied",
     subZeroLong: ({ context, event }) => event.type === "sub_zero.checked" && event.days >= context.limits.archiveDays,
     retentionOver: ({ context, event }) =>
@@ -126,7 +129,12 @@ export const reflectionMachine = setup({
         ]
       },
       { guard: live, actions: { type: "applyFeedback", params: ({ event }) => ({ verdict: event.verdict }) } }
-    ]
+    ],
+    manual: {
+      guard: { type: "manualIs", params: { action: "archive" } },
+      target: ".archived",
+      actions: { type: "archive", params: { reason: "manual" } }
+    }
   },
   states: {
     pending: {
@@ -134,6 +142,18 @@ export const reflectionMachine = setup({
         "evidence.evaluated": [
           { guard: "scoreConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: false } } },
           { guard: "ageConfirms", target: "confirmed", actions: { type: "markConfirmed", params: { auto: true } } }
+        ],
+        manual: [
+          {
+            guard: { type: "manualIs", params: { action: "confirm" } },
+            target: "confirmed",
+            actions: { type: "markConfirmed", params: { auto: false } }
+          },
+          {
+            guard: { type: "manualIs", params: { action: "deny" } },
+            target: "denied",
+            actions: { type: "markDenied", params: { reason: "manual" } }
+          }
         ]
       }
     },
@@ -149,6 +169,11 @@ export const reflectionMachine = setup({
           { guard: "ageConfirmedPromotes", actions: "promoteTimeDriven" }
         ],
         rebutted: { target: "denied", actions: { type: "markDenied", params: { reason: "rebuttal" } } },
+        manual: {
+          guard: { type: "manualIs", params: { action: "deny" } },
+          target: "denied",
+          actions: { type: "markDenied", params: { reason: "manual" } }
+        },
         "promotion.fresh": { target: "promoted", actions: "markPromoted" },
         "promotion.merged": {
           target: "merged",

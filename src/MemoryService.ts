@@ -11,6 +11,7 @@ import { characters } from "./maintenance/RunOnce.js"
 import { KiokuConfig } from "./Config.js"
 import type { CharacterStatus, Command, MaintenanceReport, WriteKind } from "./actor/Commands.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
+import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
@@ -68,6 +69,11 @@ export interface MemoryOperations {
   readonly queryMemory: (name: string, input: QueryRequest) => Effect.Effect<QueryResult, InvalidCharacterName>
   /** The `recall_memory` tool's text for a recall (neko-compat §1.9), in the request's language. */
   readonly recallText: (name: string, input: QueryRequest) => Effect.Effect<string, InvalidCharacterName>
+  /** An operator's confirm / deny / archive of a reflection or persona entry (memory browser). */
+  readonly manualAction: (
+    name: string,
+    input: { readonly kind: "reflection" | "persona"; readonly id: string; readonly action: ManualAction }
+  ) => Effect.Effect<ManualResult, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
 }
@@ -138,6 +144,7 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
           }),
         cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
         awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
+        manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),
         persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
         settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
         status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply }))

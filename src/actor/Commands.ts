@@ -8,6 +8,7 @@ import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { PersonaFile } from "../memory/persona/Persona.js"
+import type { ManualAction, ManualResult } from "./ManualActions.js"
 import type { FunnelCounts } from "../memory/Funnel.js"
 import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -77,6 +78,13 @@ export type Command =
   | { readonly _tag: "RebuttalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "ResolveCorrections" }
   | { readonly _tag: "VectorBackfill"; readonly reply?: Reply<void> }
+  | {
+      readonly _tag: "ManualAction"
+      readonly kind: "reflection" | "persona"
+      readonly id: string
+      readonly action: ManualAction
+      readonly reply: Reply<ManualResult>
+    }
   | { readonly _tag: "GetPersona"; readonly reply: Reply<PersonaFile> }
   | { readonly _tag: "GetSettings"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }

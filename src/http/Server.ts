@@ -13,6 +13,7 @@ import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
+import { entryRouter } from "./EntryRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
 
 export interface ServeOptions {
@@ -27,7 +28,7 @@ const characterRoutes =
   /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concatAll(router, adminRouter, recallRouter, statechartRouter).pipe(
+  HttpRouter.concatAll(router, adminRouter, recallRouter, statechartRouter, entryRouter).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

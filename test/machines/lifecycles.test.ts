@@ -120,6 +120,19 @@ describe("reflection machine", () => {
     )
   })
 
+  it("follows an operator's confirm, deny and archive where the lifecycle allows them", () => {
+    const m = (action: "confirm" | "deny" | "archive") => ({ type: "manual", action }) as const
+    const confirmed = runReflection([m("confirm")])
+    assert.deepStrictEqual([confirmed.value, confirmed.params], ["confirmed", [{ auto: false }]])
+    assert.deepStrictEqual(runReflection([m("deny")]).params, [{ reason: "manual" }])
+    assert.strictEqual(runReflection([m("confirm"), m("deny")]).value, "denied")
+    assert.strictEqual(runReflection([m("confirm"), m("confirm")]).value, "confirmed")
+    const archived = runReflection([m("deny"), m("archive")])
+    assert.deepStrictEqual([archived.value, archived.params], ["archived", [{ reason: "manual" }]])
+    assert.strictEqual(runReflection([m("deny"), m("confirm")]).value, "denied")
+    assert.strictEqual(runReflection([m("archive"), m("confirm")]).value, "archived")
+  })
+
   it("takes its thresholds from the context (the configured tunables)", () => {
     assert.strictEqual(runReflection([evaluated({ score: 1 })], { confirm: 1.5 }).value, "pending")
     assert.strictEqual(runReflection([evaluated({ score: 1.5 })], { confirm: 1.5 }).value, "confirmed")

@@ -1,0 +1,43 @@
+/**
+ * Operator actions on memory entries, for the memory browser: POST `/api/memory/entry_action` with
+ * `{lanlan_name, kind: "reflection"|"persona", id, action: "confirm"|"deny"|"archive"}`. Answers in the
+ * `/api/memory` style: `{success: true, status}`; 400 for a malformed body or name; 404 for an unknown id;
+ * 409 when the entry's lifecycle does not allow the action (with its current status); a storage failure is
+ * HTTP 200 with `success: false`, as N.E.K.O. answers failed memory operations. Nothing is written
+ * on any rejection.
+ */
+import { HttpRouter } from "@effect/platform"
+import { Effect, Either, Schema } from "effect"
+import { MemoryService } from "../MemoryService.js"
+import { json } from "./Responses.js"
+import { bodyText } from "./Routes.js"
+
+const ActionBody = Schema.Struct({
+  lanlan_name: Schema.String,
+  kind: Schema.Literal("reflection", "persona"),
+  id: Schema.String.pipe(Schema.minLength(1)),
+  action: Schema.Literal("confirm", "deny", "archive")
+})
+const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(ActionBody))
+
+export const entryRouter = HttpRouter.empty.pipe(
+  HttpRouter.post(
+    "/api/memory/entry_action",
+    Effect.gen(function* () {
+      const body = decodeBody(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
+      if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, action}" }, 400)
+      const { lanlan_name, ...input } = body.right
+      const result = yield* Effect.either((yield* MemoryService).manualAction(lanlan_name, input))
+      if (Either.isLeft(result)) {
+        const e = result.left
+        return e._tag === "InvalidCharacterName"
+          ? json({ success: false, error: e.message }, 400)
+          : json({ success: false, error: e._tag })
+      }
+      const r = result.right
+      if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
+      if (r._tag === "NotAllowed") return json({ success: false, error: "not_allowed", status: r.status }, 409)
+      return json({ success: true, status: r.status })
+    })
+  )
+)
