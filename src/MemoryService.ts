@@ -1,15 +1,25 @@
 /**
  * The memory operations shared by the HTTP adapter and the library API: name validation, message
  * normalisation and language parsing happen here, then each operation becomes one command to the character's
- * actor.
+ * actor. A rename stops the actors of both names (through the registry) before it moves the directory.
  */
 import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "./actor/Actor.js"
-import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import { CharacterRegistry, type CharacterBusy } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
 import { characters } from "./maintenance/RunOnce.js"
 import { KiokuConfig } from "./Config.js"
-import type { CharacterStatus, Command, MaintenanceReport, WriteKind } from "./actor/Commands.js"
+import type {
+  CharacterStatus,
+  Command,
+  MaintenanceReport,
+  RecentSnapshot,
+  SaveRecentOutcome,
+  WriteKind
+} from "./actor/Commands.js"
+import type { StoredMessage } from "./domain/Message.js"
+import { AppFiles } from "./store/AppFiles.js"
+import * as CharacterDirs from "./store/CharacterDirs.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
@@ -36,6 +46,8 @@ export interface ReadInput {
   readonly language?: string | null | undefined
   readonly renderLanguage?: string | null | undefined
 }
+
+export type RenameOutcome = "renamed" | "already_renamed" | "both_exist" | "not_found"
 
 export interface MemoryOperations {
   readonly write: (kind: WriteKind, name: string, input: WriteInput) => Effect.Effect<number, MemoryError>
@@ -76,6 +88,21 @@ export interface MemoryOperations {
   ) => Effect.Effect<ManualResult, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
+  /** Characters whose directory holds a `recent.json` (the memory browser's list), sorted. */
+  readonly recentFiles: Effect.Effect<ReadonlyArray<string>, StoreError>
+  /** The memory browser's snapshot of `recent.json` (text + pending tail); none when there is no file. */
+  readonly recentFile: (name: string) => Effect.Effect<Option.Option<RecentSnapshot>, MemoryError>
+  /** Replaces `recent.json` with `items` while the snapshot `matches` is still current (journaled). */
+  readonly saveRecent: (
+    name: string,
+    matches: (current: RecentSnapshot) => boolean,
+    items: ReadonlyArray<StoredMessage>
+  ) => Effect.Effect<SaveRecentOutcome, MemoryError>
+  /** Moves a character's memory (and its `characters.json` entry) to a new name, both actors stopped. */
+  readonly renameCharacter: (
+    oldName: string,
+    newName: string
+  ) => Effect.Effect<RenameOutcome, MemoryError | CharacterBusy>
 }
 
 export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
@@ -86,6 +113,7 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
       const activity = yield* Activity
       const { dataDir, tunables } = yield* KiokuConfig
       const tokens = yield* Tokenizer
+      const files = yield* AppFiles
       const named = (raw: string) =>
         activity.touch.pipe(
           Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
@@ -147,7 +175,37 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),
         persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
         settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
-        status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply }))
+        status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply })),
+        recentFiles: CharacterDirs.withRecentFile(dataDir),
+        recentFile: (raw) =>
+          Effect.flatMap(named(raw), (name) =>
+            CharacterDirs.exists(dataDir, name)
+              ? registry.ask<Option.Option<RecentSnapshot>, StoreError>(name, (reply) => ({
+                  _tag: "RecentFile",
+                  reply
+                }))
+              : Effect.succeed(Option.none())
+          ),
+        saveRecent: (raw, matches, items) =>
+          ask<SaveRecentOutcome>(raw, (reply) => ({ _tag: "SaveRecent", matches, items, reply })),
+        renameCharacter: (oldRaw, newRaw) =>
+          Effect.gen(function* () {
+            const from = yield* named(oldRaw)
+            const to = yield* named(newRaw)
+            const work = Effect.gen(function* () {
+              const had = CharacterDirs.exists(dataDir, from)
+              const has = CharacterDirs.exists(dataDir, to)
+              if (had && has) return "both_exist" as const
+              if (had) yield* CharacterDirs.renameDir(dataDir, from, to)
+              const configured = yield* files
+                .renameCharacter(from, to)
+                .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
+              if (!had)
+                return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
+              return "renamed" as const
+            })
+            return yield* registry.exclusive([from, to], work)
+          })
       }
     })
   )

@@ -93,7 +93,8 @@ export const applyUnapplied = (state: CharacterState) =>
         event.eventId,
         event.payload.fingerprints,
         event.payload.items,
-        event.payload.at
+        event.payload.at,
+        event.payload.reason === "edit"
       )
       if (result.moot) yield* Effect.logInfo("recent splice moot: history changed underneath")
       recentOk = result.written

@@ -29,6 +29,7 @@ import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
+import * as RecentEdit from "./RecentEdit.js"
 import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "./RecallVectors.js"
 import { Embedder } from "../embed/Embedder.js"
@@ -75,6 +76,8 @@ export const make = (name: CharacterName) =>
       language: contentLanguage,
       later: (c) => later(c)
     })
+
+    const recentEdit = RecentEdit.make({ cancelReview: reviewer.cancel })
 
     const hooks: { memory?: Effect.Effect.Success<ReturnType<typeof MemoryCommands.make>> } = {}
     const intake = yield* FactIntake.make({
@@ -261,6 +264,8 @@ export const make = (name: CharacterName) =>
           } else if (c._tag === "CompressRetry") {
             yield* compaction.start(state, c.detailed, false)
           } else if (yield* maintenance.handle(state, c)) {
+            continue
+          } else if (yield* recentEdit.handle(state, c)) {
             continue
           } else if (c._tag === "IdleCheck") {
             if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))

@@ -2,8 +2,9 @@
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
  * and released after `actor_idle_ttl_seconds` without users; a new actor for a name waits until the evicted
  * one has closed, so there is never more than one writer per character. Every access goes through here.
+ * `exclusive` stops the actors of some names and keeps them stopped while it works on their directories.
  */
-import { Cause, Context, Deferred, Duration, Effect, Layer, RcMap } from "effect"
+import { Cause, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -18,6 +19,11 @@ import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { ChineseScript } from "../llm/ChineseScript.js"
 import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 
+/** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */
+export class CharacterBusy extends Schema.TaggedError<CharacterBusy>()("CharacterBusy", { name: Schema.String }) {}
+
+const exclusiveWait = Duration.seconds(10)
+
 export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry")<
   CharacterRegistry,
   {
@@ -30,6 +36,11 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     /** Touches the character so its actor loads (and reconciles) now. */
     readonly warm: (name: CharacterName) => Effect.Effect<void, StoreError>
     readonly active: Effect.Effect<ReadonlyArray<CharacterName>>
+    /** Runs `work` with the actors of `names` closed and no new one started until it ends. */
+    readonly exclusive: <A, E, R>(
+      names: ReadonlyArray<CharacterName>,
+      work: Effect.Effect<A, E, R>
+    ) => Effect.Effect<A, E | CharacterBusy, R>
   }
 >() {
   static readonly layer = Layer.scoped(
@@ -54,7 +65,17 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           Effect.scoped(Effect.flatMap(get(name), (actor) => actor.ask(build))),
         warm: (name) => Effect.scoped(get(name)).pipe(Effect.asVoid),
         tell: (name, command) => Effect.scoped(Effect.flatMap(get(name), (actor) => actor.tell(command))),
-        active: RcMap.keys(actors)
+        active: RcMap.keys(actors),
+        exclusive: <A, E, R>(names: ReadonlyArray<CharacterName>, work: Effect.Effect<A, E, R>) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              for (const name of names) {
+                const held = yield* handover.hold(name, exclusiveWait, RcMap.invalidate(actors, name))
+                if (Option.isNone(held)) return yield* Effect.fail(new CharacterBusy({ name }))
+              }
+              return yield* work
+            })
+          )
       }
     })
   )

@@ -50,6 +50,18 @@ export interface ReadLanguage {
   readonly renderLanguage: Option.Option<Language>
 }
 
+/** The memory browser's view of recent.json: its text and the generation of the path it was read from. */
+export interface RecentSnapshot {
+  readonly content: string
+  readonly pathKey: string
+  readonly generation: string
+}
+
+export type SaveRecentOutcome =
+  | { readonly _tag: "Saved"; readonly snapshot: RecentSnapshot }
+  | { readonly _tag: "Conflict"; readonly current: Option.Option<RecentSnapshot> }
+  | { readonly _tag: "Unwritable"; readonly message: string }
+
 type Reply<A> = Deferred.Deferred<A, StoreError | ActorDefect>
 
 export type Command =
@@ -110,3 +122,11 @@ export type Command =
     }
   | { readonly _tag: "ReviewFailed"; readonly reason: string; readonly contextTokens: number; readonly key: string }
   | { readonly _tag: "CancelCorrection"; readonly reply: Reply<"cancelled" | "no_task"> }
+  | { readonly _tag: "RecentFile"; readonly reply: Reply<Option.Option<RecentSnapshot>> }
+  | {
+      readonly _tag: "SaveRecent"
+      /** Answers whether the snapshot the editor read is still the current one. */
+      readonly matches: (current: RecentSnapshot) => boolean
+      readonly items: ReadonlyArray<StoredMessage>
+      readonly reply: Reply<SaveRecentOutcome>
+    }

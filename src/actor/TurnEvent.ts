@@ -1,7 +1,7 @@
 /**
  * kioku's recent-memory journal events, each carrying everything needed to apply it on its own:
  * `turns.appended` (one per write request: rows for `time_indexed_original`, items for `recent.json`, the
- * `extract_facts` outbox op) and `recent.spliced` (a compression, hard cap or history review: the run of
+ * `extract_facts` outbox op) and `recent.spliced` (a compression, hard cap, history review or browser edit: the run of
  * items it replaces, by position and fingerprint, and the items that take their place), `fact.added` and
  * `fact.updated` (the whole fact record, upserted by id).
  */
@@ -35,7 +35,8 @@ export const TurnsPayload = Schema.Struct({
 export type TurnsPayload = typeof TurnsPayload.Type
 
 export const SplicePayload = Schema.Struct({
-  reason: Schema.Literal("compression", "hard_cap", "review"),
+  /** `edit`: a memory-browser save, replacing the whole file (the fingerprints name every item). */
+  reason: Schema.Literal("compression", "hard_cap", "review", "edit"),
   /** Index of the first replaced item (0: the head). */
   at: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   fingerprints: Schema.Array(Schema.String),

@@ -14,6 +14,7 @@ import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
+import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
 
 export interface ServeOptions {
@@ -28,7 +29,7 @@ const characterRoutes =
   /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concatAll(router, adminRouter, recallRouter, statechartRouter, entryRouter).pipe(
+  HttpRouter.concatAll(router, adminRouter, recallRouter, statechartRouter, entryRouter, memoryApiRouter).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

@@ -1,7 +1,8 @@
 /**
  * Application files beside the memory root, in N.E.K.O.'s layout: `config/core_config.json` (the powerful
  * memory and auto-review switches, re-read on every check) and `config/characters.json` (the master's
- * profile name and the known characters). Missing or undecodable files mean defaults.
+ * profile name and the known characters). Missing or undecodable files mean defaults. A character rename
+ * moves its `猫娘` entry (keeping the order) and the `当前猫娘` pointer; other content is kept as it is.
  */
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as path from "node:path"
@@ -33,6 +34,8 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
     readonly core: Effect.Effect<CoreSwitches>
     readonly setCore: (patch: Partial<CoreSwitches>) => Effect.Effect<void, StoreError>
     readonly characters: Effect.Effect<CharacterDirectory>
+    /** Renames a character's entry in `characters.json`; true when the file held it and was rewritten. */
+    readonly renameCharacter: (oldName: string, newName: string) => Effect.Effect<boolean, StoreError>
   }
 >() {
   static readonly layer = Layer.effect(
@@ -59,8 +62,19 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
           recent_memory_auto_review: flag(obj, "recent_memory_auto_review")
         }))
       )
+      const renameCharacter = (oldName: string, newName: string) =>
+        Effect.gen(function* () {
+          const root = Option.getOrUndefined(yield* readObject(charactersFile))
+          const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
+          if (root === undefined || cats === undefined || !(oldName in cats) || newName in cats) return false
+          const renamed = Object.fromEntries(Object.entries(cats).map(([k, v]) => [k === oldName ? newName : k, v]))
+          const current = root["当前猫娘"] === oldName ? { 当前猫娘: newName } : {}
+          yield* writeAtomic(charactersFile, encodeJson({ ...root, 猫娘: renamed, ...current }))
+          return true
+        })
       return {
         core,
+        renameCharacter,
         setCore: (patch) =>
           readObject(coreFile).pipe(
             Effect.flatMap((obj) =>

@@ -4,12 +4,15 @@
  * kioku carry `data.id = "<event id>:<n>"`, which makes re-applying a journal event idempotent.
  * An unreadable or undecodable file is never overwritten: new items wait in a bounded pending list and
  * reach disk, after the file's own content, on the first write once the file reads again.
+ * A whole-file splice (a browser edit) replaces every item, untagged, only while the file still holds exactly
+ * the items it names, so replaying it is a no-op once anything changed.
  */
 import { Effect, Option, Schema } from "effect"
+import { statSync } from "node:fs"
 import * as path from "node:path"
 import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
 import { RecentFile, type StoredMessage } from "../../domain/Message.js"
-import { splice } from "./Compression.js"
+import { fingerprint, splice } from "./Compression.js"
 
 export class RecentUnreadable extends Schema.TaggedError<RecentUnreadable>()("RecentUnreadable", {
   file: Schema.String,
@@ -106,6 +109,23 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
 
   return {
     file,
+    /**
+     * The editable text: the file as on disk or, with pending items, disk + pending as kioku writes it; none
+     * when there is neither a file nor a pending item. An unreadable file is returned as its raw text.
+     */
+    content: Effect.gen(function* () {
+      const disk = yield* Effect.either(readDisk)
+      if (disk._tag === "Right" && pending.length > 0)
+        return Option.some(arrayText([...disk.right.items, ...pending].map(itemText)))
+      const raw = yield* readText(file)
+      if (Option.isNone(raw) && pending.length > 0) return Option.some(arrayText(pending.map(itemText)))
+      return raw
+    }) satisfies Effect.Effect<Option.Option<string>, StoreError>,
+    /** The identity of the directory holding the file (inode and birth time): changes when it is replaced. */
+    generation: Effect.try(() => statSync(dir, { bigint: true })).pipe(
+      Effect.map((st) => `${st.ino}:${st.birthtimeNs}`),
+      Effect.orElseSucceed(() => "missing")
+    ),
     /** Disk items followed by pending ones; when the file is unreadable, the pending ones alone. */
     read: Effect.gen(function* () {
       const disk = yield* Effect.either(readDisk)
@@ -148,13 +168,19 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
       eventId: string,
       fingerprints: ReadonlyArray<string>,
       replacement: ReadonlyArray<StoredMessage>,
-      at = 0
+      at = 0,
+      whole = false
     ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
       Effect.gen(function* () {
         const disk = yield* Effect.either(readDisk)
         if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
         if (disk.right.events.has(eventId)) return { written: true, moot: false }
-        const next = splice(disk.right.items, fingerprints, tagWithEvent(eventId, replacement), at)
+        const items = disk.right.items
+        const next = whole
+          ? items.length === fingerprints.length && items.every((m, i) => fingerprint(m) === fingerprints[i])
+            ? [...replacement]
+            : undefined
+          : splice(items, fingerprints, tagWithEvent(eventId, replacement), at)
         if (next === undefined) return { written: true, moot: true }
         const text = arrayText(next.map(itemText))
         const wrote = yield* Effect.either(
