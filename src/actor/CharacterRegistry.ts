@@ -2,7 +2,9 @@
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
  * and released after `actor_idle_ttl_seconds` without users; a new actor for a name waits until the evicted
  * one has closed, so there is never more than one writer per character. Every access goes through here.
- * `exclusive` stops the actors of some names and keeps them stopped while it works on their directories.
+ * `exclusive` stops the actors of some names and keeps them stopped while it works on their directories:
+ * new requests for those names wait, the ones in flight are given `exclusiveWait` to finish (else
+ * `CharacterBusy`), then the idle actors are closed and their handover awaited.
  */
 import { Cause, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -11,6 +13,7 @@ import type { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import type { ActorDefect } from "./Actor.js"
 import * as CharacterActor from "./CharacterActor.js"
+import * as Admission from "./Admission.js"
 import * as Handover from "./Handover.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
@@ -51,6 +54,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
       >()
       const handover = Handover.make<CharacterName>()
+      const admission = Admission.make<CharacterName>()
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) => handover.guard(name, CharacterActor.make(name).pipe(Effect.provide(context))),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
@@ -60,16 +64,22 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         RcMap.get(actors, name).pipe(
           Effect.onError((cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : RcMap.invalidate(actors, name)))
         )
+      const using = <A, E>(
+        name: CharacterName,
+        f: (actor: Effect.Effect.Success<ReturnType<typeof get>>) => Effect.Effect<A, E>
+      ) => admission.admit(name, Effect.scoped(Effect.flatMap(get(name), f)))
       return {
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
-          Effect.scoped(Effect.flatMap(get(name), (actor) => actor.ask(build))),
-        warm: (name) => Effect.scoped(get(name)).pipe(Effect.asVoid),
-        tell: (name, command) => Effect.scoped(Effect.flatMap(get(name), (actor) => actor.tell(command))),
+          using(name, (actor) => actor.ask(build)),
+        warm: (name) => using(name, () => Effect.void),
+        tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),
         exclusive: <A, E, R>(names: ReadonlyArray<CharacterName>, work: Effect.Effect<A, E, R>) =>
           Effect.scoped(
             Effect.gen(function* () {
               for (const name of names) {
+                if (!(yield* admission.close(name, exclusiveWait)))
+                  return yield* Effect.fail(new CharacterBusy({ name }))
                 const held = yield* handover.hold(name, exclusiveWait, RcMap.invalidate(actors, name))
                 if (Option.isNone(held)) return yield* Effect.fail(new CharacterBusy({ name }))
               }

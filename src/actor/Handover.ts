@@ -30,10 +30,12 @@ export const make = <K>(): Handover<K> => {
       const mine = yield* Deferred.make<void>()
       closing.set(key, mine)
       const wait = previous === undefined ? Effect.void : Deferred.await(previous)
-      // Letting go early still hands over only after the previous holder.
-      const leave = Effect.sync(() => {
-        if (closing.get(key) === mine) closing.delete(key)
-      }).pipe(Effect.zipRight(Deferred.completeWith(mine, wait)))
+      // Letting go early still hands over only after the previous holder: `mine` then stays in the chain.
+      const leave = Effect.gen(function* () {
+        const previousDone = previous === undefined || (yield* Deferred.isDone(previous))
+        if (previousDone && closing.get(key) === mine) closing.delete(key)
+        yield* Deferred.completeWith(mine, wait)
+      })
       return { wait, leave }
     })
   return {
