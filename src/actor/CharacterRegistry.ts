@@ -6,7 +6,7 @@
  * new requests for those names wait, the ones in flight are given `exclusiveWait` to finish (else
  * `CharacterBusy`), then the idle actors are closed and their handover awaited.
  */
-import { Cause, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema } from "effect"
+import { Cause, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema, Scope } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -50,9 +50,13 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     CharacterRegistry,
     Effect.gen(function* () {
       const settings = yield* KiokuConfig
-      const context = yield* Effect.context<
-        KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
-      >()
+      // Without the layer's own Scope: each actor must live in its RcMap entry's scope, or closing the entry
+      // (idle eviction, `exclusive`) would leave the actor running until shutdown.
+      const context = Context.omit(Scope.Scope)(
+        yield* Effect.context<
+          KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
+        >()
+      )
       const handover = Handover.make<CharacterName>()
       const admission = Admission.make<CharacterName>()
       const actors = yield* RcMap.make({

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdirSync, rmSync } from "node:fs"
+import { mkdirSync, readdirSync, rmSync } from "node:fs"
 import * as path from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import * as Actor from "../../src/actor/Actor.js"
@@ -112,6 +112,40 @@ describe("character actors", () => {
       assert.include(text, "Master | m20\nMaster | during settle\n")
       assert.notInclude(text, "Master | m0\n")
       assert.strictEqual((yield* memory.status("Wait")).session, "idle")
+    })
+  )
+
+  it.scoped("a rename waits for a request in flight, answers busy when it outlasts the wait, then renames", () =>
+    Effect.gen(function* () {
+      const release = yield* Deferred.make<void>()
+      const started = yield* Deferred.make<void>()
+      const rt = testRuntime({
+        compress: () =>
+          Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("memo"))
+      })
+      const ctx = yield* Layer.build(rt.layer)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      yield* Effect.provide(Startup.recover, ctx)
+      const turns = Array.from({ length: 21 }, (_, i) => ({
+        role: i % 2 === 0 ? "user" : "assistant",
+        content: `m${i}`
+      }))
+      yield* memory.write("cache", "Busy", { messages: turns })
+      const settling = yield* Effect.fork(memory.write("settle", "Busy", { messages: [] }))
+      yield* Deferred.await(started)
+      const busy = yield* Effect.fork(Effect.either(memory.renameCharacter("Busy", "Calm")))
+      yield* TestClock.adjust("11 seconds")
+      const refused = yield* Fiber.join(busy)
+      assert.strictEqual(refused._tag === "Left" ? refused.left._tag : refused._tag, "CharacterBusy")
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(settling)
+      assert.strictEqual(yield* memory.renameCharacter("Busy", "Calm"), "renamed")
+      assert.include(yield* memory.recentHistory("Calm"), "memo")
+      assert.deepStrictEqual(
+        readdirSync(rt.settings.dataDir).filter((n) => !n.startsWith(".")),
+        ["Calm"]
+      )
+      assert.strictEqual(yield* memory.renameCharacter("Busy", "Calm"), "already_renamed")
     })
   )
 

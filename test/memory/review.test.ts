@@ -148,6 +148,25 @@ describe("history review", () => {
     })
   )
 
+  it.scoped("a memory-browser save cancels a review in flight; the review never lands", () =>
+    Effect.gen(function* () {
+      const { memory, script, recent } = yield* setup
+      yield* script.push("recent.review", { ...review([{ role: "user", content: "x" }]), delay: "1 minute" })
+      yield* memory.write("process", "Edit", { messages: turns(10) })
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual((yield* script.requests).length, 1)
+      const saved = yield* memory.saveRecent("Edit", () => true, [msg("human", "edited by hand")])
+      assert.strictEqual(saved._tag, "Saved")
+      assert.strictEqual(yield* memory.cancelCorrection("Edit"), "no_task")
+      yield* TestClock.adjust("1 minute")
+      yield* memory.awaitBackground("Edit")
+      assert.deepStrictEqual(
+        recent("Edit").map((m) => m.data.content),
+        ["edited by hand"]
+      )
+    })
+  )
+
   it.scoped("writes nothing for a white review, and runs no review when auto review is off", () =>
     Effect.gen(function* () {
       const { memory, script, recent, settings } = yield* setup
