@@ -22,6 +22,7 @@ import { AppFiles } from "./store/AppFiles.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
+import type { EditKind, EditResult } from "./actor/EntryEdit.js"
 import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
@@ -86,6 +87,11 @@ export interface MemoryOperations {
     name: string,
     input: { readonly kind: "reflection" | "persona"; readonly id: string; readonly action: ManualAction }
   ) => Effect.Effect<ManualResult, MemoryError>
+  /** An operator's text edit of a fact or a non-protected persona entry (memory browser), journaled. */
+  readonly editEntry: (
+    name: string,
+    input: { readonly kind: EditKind; readonly id: string; readonly text: string }
+  ) => Effect.Effect<EditResult, MemoryError>
   /** Cancels a recent-history review in flight (`/cancel_correction`). */
   readonly cancelCorrection: (name: string) => Effect.Effect<"cancelled" | "no_task", MemoryError>
   /** Characters whose directory holds a `recent.json` (the memory browser's list), sorted. */
@@ -173,6 +179,7 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
         cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
         awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
         manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),
+        editEntry: (raw, input) => ask<EditResult>(raw, (reply) => ({ _tag: "EntryEdit", ...input, reply })),
         persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
         settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
         status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply })),

@@ -9,6 +9,7 @@ import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { PersonaFile } from "../memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./ManualActions.js"
+import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "../memory/Funnel.js"
 import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -96,6 +97,13 @@ export type Command =
       readonly id: string
       readonly action: ManualAction
       readonly reply: Reply<ManualResult>
+    }
+  | {
+      readonly _tag: "EntryEdit"
+      readonly kind: EditKind
+      readonly id: string
+      readonly text: string
+      readonly reply: Reply<EditResult>
     }
   | { readonly _tag: "GetPersona"; readonly reply: Reply<PersonaFile> }
   | { readonly _tag: "GetSettings"; readonly lang: ReadLanguage; readonly reply: Reply<string> }

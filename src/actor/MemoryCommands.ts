@@ -23,6 +23,7 @@ import * as Corrections from "./Corrections.js"
 import * as EvidenceSignals from "./EvidenceSignals.js"
 import * as Rebuttal from "./Rebuttal.js"
 import * as ManualActions from "./ManualActions.js"
+import * as EntryEdit from "./EntryEdit.js"
 import * as EvidenceSweep from "./EvidenceSweep.js"
 import * as Feedback from "./Feedback.js"
 import * as LegacySettings from "./LegacySettings.js"
@@ -68,6 +69,7 @@ export const make = (deps: {
     const corrections = yield* Corrections.make({ tunables: t, speakers: deps.speakers })
     const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers })
     const manual = ManualActions.make(t)
+    const editor = EntryEdit.make(t)
 
     /** Token counts of rendered texts, memoised (the same entries render on every dialog). */
     const counts = new Map<string, number>()
@@ -171,6 +173,9 @@ export const make = (deps: {
             return true
           case "ManualAction":
             yield* answer(c.reply, manual.act(state, c.kind, c.id, c.action))
+            return true
+          case "EntryEdit":
+            yield* answer(c.reply, editor.edit(state, c.kind, c.id, c.text))
             return true
           case "GetPersona":
             yield* answer(c.reply, keeper.ensure(state))

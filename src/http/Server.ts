@@ -16,6 +16,7 @@ import { recallRouter } from "./RecallRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
 import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
+import { browserRouter } from "./BrowserRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -29,7 +30,15 @@ const characterRoutes =
   /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concatAll(router, adminRouter, recallRouter, statechartRouter, entryRouter, memoryApiRouter).pipe(
+  HttpRouter.concatAll(
+    router,
+    adminRouter,
+    recallRouter,
+    statechartRouter,
+    entryRouter,
+    browserRouter,
+    memoryApiRouter
+  ).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)
