@@ -9,7 +9,7 @@ import { script } from "./Script.js"
 const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d232a;background:#f6f7f9;overflow-wrap:anywhere}
 header{display:flex;flex-wrap:wrap;gap:.5rem .75rem;align-items:center;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d6dbe1}
-h1{font-size:1.2rem;margin:0 1rem 0 0}h2{font-size:1.05rem;margin:.25rem 0 .5rem}h3{font-size:.95rem;margin:1rem 0 .25rem;text-transform:capitalize}
+h1{font-size:1.2rem;margin:0 1rem 0 0}h2{font-size:1.05rem;margin:.25rem 0 .5rem}h3{font-size:.95rem;margin:1rem 0 .25rem}.psection h3{text-transform:capitalize}
 main{max-width:960px;margin:0 auto;padding:1rem}
 [role=tablist]{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid #d6dbe1;margin-bottom:1rem}
 [role=tab]{font:inherit;padding:.45rem .8rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;background:none;cursor:pointer;color:#3b4652}

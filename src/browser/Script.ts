@@ -1,7 +1,8 @@
 /**
  * The memory browser's inline script: plain DOM and fetch, no framework, no external assets. It loads the
  * character list, then per tab: Recent (N.E.K.O.'s recent-file protocol: fingerprint + identity token, a
- * 409 shows a reload prompt and never replays the old chat), Facts (search, inline edit), Reflections
+ * 409 shows a reload prompt and never replays the old chat; a save is announced as `memory_edited` on the
+ * `neko_page_channel` BroadcastChannel as N.E.K.O.'s page does), Facts (search, inline edit), Reflections
  * (score decay, source facts, journal history, confirm / deny / archive), Persona (sections, read-only card
  * entries, inline edit, archive) and Settings (the two toggles, the funnel as an inline SVG bar chart).
  */
@@ -131,6 +132,7 @@ export const script = `
       if(!r.ok||!r.body.success){$("recent-msg").textContent="Could not save: "+(r.body.error||r.status);return}
       recent.fingerprint=r.body.fingerprint;recent.identity=r.body.identity_token;recent.memo=chat.length&&chat[0].role==="system"?memo:null;
       $("recent-msg").textContent="Saved.";
+      try{new BroadcastChannel("neko_page_channel").postMessage({action:"memory_edited",catgirl_name:name()})}catch(e){}
     });
   }
   function funnel(){

@@ -90,8 +90,8 @@ describe("the /memory_browser page in Chromium", () => {
     60_000
   )
 
-  // The recent-file routes (GET /api/memory/recent_file, POST /api/memory/recent_file/save, neko-compat §1.8) are
-  // being added on another branch; until they land here this test cannot run.
+  // Skipped: the recent-file routes (GET /api/memory/recent_file, POST /api/memory/recent_file/save, neko-compat
+  // §1.8) land on another branch (helper-k); with them merged this test passes (checked on a scratch merge).
   it.skip(
     "edits, clears and saves recent history; a stale save shows the reload prompt",
     () =>

@@ -63,6 +63,8 @@ describe("memory browser routes", () => {
     })
     assert.strictEqual(sections["master"][1].score, 1)
     assert.strictEqual((await get(`${server.url}/api/memory/browser/a..b`)).status, 400)
+    const empty = await getJson(`${server.url}/api/memory/browser/Nobody`)
+    assert.deepStrictEqual([empty.facts, empty.reflections], [[], []])
   })
 
   it("edits a fact and a persona entry through the journal; a restart keeps the edits", async () => {
