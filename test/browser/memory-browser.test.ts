@@ -90,9 +90,7 @@ describe("the /memory_browser page in Chromium", () => {
     60_000
   )
 
-  // Skipped: the recent-file routes (GET /api/memory/recent_file, POST /api/memory/recent_file/save, neko-compat
-  // §1.8) land on another branch (helper-k); with them merged this test passes (checked on a scratch merge).
-  it.skip(
+  it.scoped(
     "edits, clears and saves recent history; a stale save shows the reload prompt",
     () =>
       Effect.gen(function* () {
