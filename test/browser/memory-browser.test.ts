@@ -114,9 +114,18 @@ describe("the /memory_browser page in Chromium", () => {
           yield* run(() => p.locator("#memo").inputValue()),
           "memo: likes tea\n---\nolder: moved to Kyoto"
         )
+        // Clicks save and waits for the save request's answer, so a message left from an earlier save
+        // cannot be mistaken for this one.
+        const saveAndWait = () =>
+          run(() =>
+            Promise.all([
+              p.waitForResponse((r) => r.url().includes("/api/memory/recent_file/save")),
+              p.locator("#recent-save").click()
+            ])
+          )
         yield* run(() => p.locator("#msg-0").fill("hello again"))
         yield* run(() => p.locator("#recent-list li.card").nth(2).getByRole("button", { name: "Delete" }).click())
-        yield* run(() => p.locator("#recent-save").click())
+        yield* saveAndWait()
         yield* run(() => p.locator("#recent-msg", { hasText: "Saved." }).waitFor())
         const file = () => get(`${server?.url}/api/memory/recent_file?filename=recent_Tian.json`)
         const saved = JSON.parse((yield* run(file)).text)
@@ -142,13 +151,12 @@ describe("the /memory_browser page in Chromium", () => {
         assert.include(yield* run(() => p.locator("#recent-conflict").textContent()), "changed on the server")
         yield* run(() => p.getByRole("button", { name: "Reload" }).click())
         yield* run(() => p.locator("#recent-conflict").waitFor({ state: "hidden" }))
-        assert.strictEqual(yield* run(() => p.locator("#memo").inputValue()), "memo: changed elsewhere")
+        yield* run(() => p.waitForFunction("document.getElementById('memo').value === 'memo: changed elsewhere'"))
         assert.notInclude(JSON.parse((yield* run(file)).text).content, "a stale edit")
 
         yield* run(() => p.locator("#memo").fill("memo: kept"))
         yield* run(() => p.locator("#recent-clear").click())
-        yield* run(() => p.locator("#recent-save").click())
-        yield* run(() => p.locator("#recent-msg", { hasText: "Saved." }).waitFor())
+        yield* saveAndWait()
         assert.include(JSON.parse((yield* run(file)).text).content, "memo: kept")
       }),
     60_000
