@@ -50,6 +50,16 @@ export const statechartRouter = HttpRouter.empty.pipe(
     Effect.sync(() => HttpServerResponse.html(statechartsPage()))
   ),
   HttpRouter.get(
+    "/api/memory/live_actors",
+    Effect.gen(function* () {
+      const names = [...(yield* (yield* CharacterRegistry).active)].sort()
+      const actors = yield* Effect.forEach(names, (name) =>
+        Effect.map(sessionOf(name), (session) => ({ name, session }))
+      )
+      return json({ actors })
+    })
+  ),
+  HttpRouter.get(
     "/api/memory/statecharts/characters",
     Effect.map(KiokuConfig, ({ dataDir }) => json({ characters: [...characters(dataDir)].sort() }))
   ),

@@ -43,6 +43,9 @@ const script = `
         g.querySelector(".count").textContent=String(n);g.setAttribute("aria-label",label+" ("+n+" entries)");
       });
       status.textContent=name()+": session "+(c.session===null?"not loaded":c.session);
+      get("/api/memory/live_actors").then(function(l){
+        document.getElementById("live").textContent=" · live actors: "+(l.actors.length?l.actors.map(function(a){return a.name+" ("+(a.session||"?")+")"}).join(", "):"none");
+      });
     }).catch(function(e){status.textContent="Could not load counts: "+e.message});
   }
   function history(id){
@@ -84,7 +87,8 @@ export const statechartsPage = (): string =>
   `<meta name="viewport" content="width=device-width,initial-scale=1"><title>kioku · state charts</title>` +
   `<style>${css}</style></head><body><header><h1>kioku state charts</h1>` +
   `<label for="character">Character</label> <select id="character"></select>` +
-  `<span id="status" class="muted" role="status" aria-live="polite"></span></header><main><div id="charts">` +
+  `<span id="status" class="muted" role="status" aria-live="polite"></span>` +
+  `<span id="live" class="muted" aria-live="polite"></span></header><main><div id="charts">` +
   graphs()
     .map((g) => section(renderSvg(g), g.id))
     .join("") +

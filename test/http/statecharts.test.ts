@@ -70,6 +70,7 @@ describe("state-chart routes", () => {
     assert.deepStrictEqual((await getJson("/api/memory/statecharts/Tian/history/ref_none")).history, [])
 
     await post(`${server.url}/new_dialog/Tian`, "")
+    assert.deepStrictEqual((await getJson("/api/memory/live_actors")).actors, [{ name: "Tian", session: "idle" }])
     const live = await getJson("/api/memory/statecharts/Tian")
     assert.strictEqual(live.session, "idle")
     assert.deepStrictEqual(live.machines.session, { idle: 1, settling: 0 })
