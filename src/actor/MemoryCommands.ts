@@ -17,6 +17,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
 import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
+import type { ActorDefect } from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import * as Corrections from "./Corrections.js"
@@ -125,7 +126,7 @@ export const make = (deps: {
     const handle = (state: State.CharacterState, c: Command) =>
       Effect.gen(function* () {
         const answer = <A, E extends { readonly _tag: string; readonly message: string }>(
-          reply: Deferred.Deferred<A, StoreError | import("./Actor.js").ActorDefect>,
+          reply: Deferred.Deferred<A, StoreError | ActorDefect>,
           work: Effect.Effect<A, E>
         ) =>
           Effect.either(work).pipe(

@@ -12,6 +12,7 @@ import { memoryBrowserPage } from "../browser/Page.js"
 import { snapshot } from "../browser/Snapshot.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
+import { memoryFailure } from "./EntryRoutes.js"
 import { MemoryService } from "../MemoryService.js"
 import { characterDir } from "../statecharts/Live.js"
 import { detail, json, operationFailed } from "./Responses.js"
@@ -55,12 +56,7 @@ export const browserRouter = HttpRouter.empty.pipe(
       const text = body.right.text.trim()
       if (text === "") return json({ success: false, error: "text must not be empty" }, 400)
       const result = yield* Effect.either((yield* MemoryService).editEntry(lanlan_name, { kind, id, text }))
-      if (Either.isLeft(result)) {
-        const e = result.left
-        return e._tag === "InvalidCharacterName"
-          ? json({ success: false, error: e.message }, 400)
-          : json({ success: false, error: e._tag })
-      }
+      if (Either.isLeft(result)) return memoryFailure(result.left)
       const r = result.right
       if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
       if (r._tag === "ReadOnly") return json({ success: false, error: "read_only" }, 409)

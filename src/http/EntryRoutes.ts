@@ -8,7 +8,7 @@
  */
 import { HttpRouter } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
-import { MemoryService } from "../MemoryService.js"
+import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { json } from "./Responses.js"
 import { bodyText } from "./Routes.js"
 
@@ -20,6 +20,12 @@ const ActionBody = Schema.Struct({
 })
 const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(ActionBody))
 
+/** A failed memory operation in the `/api/memory` style: 400 for a bad name, else HTTP 200 `success: false`. */
+export const memoryFailure = (e: MemoryError) =>
+  e._tag === "InvalidCharacterName"
+    ? json({ success: false, error: e.message }, 400)
+    : json({ success: false, error: e._tag })
+
 export const entryRouter = HttpRouter.empty.pipe(
   HttpRouter.post(
     "/api/memory/entry_action",
@@ -28,12 +34,7 @@ export const entryRouter = HttpRouter.empty.pipe(
       if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, action}" }, 400)
       const { lanlan_name, ...input } = body.right
       const result = yield* Effect.either((yield* MemoryService).manualAction(lanlan_name, input))
-      if (Either.isLeft(result)) {
-        const e = result.left
-        return e._tag === "InvalidCharacterName"
-          ? json({ success: false, error: e.message }, 400)
-          : json({ success: false, error: e._tag })
-      }
+      if (Either.isLeft(result)) return memoryFailure(result.left)
       const r = result.right
       if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
       if (r._tag === "NotAllowed") return json({ success: false, error: "not_allowed", status: r.status }, 409)

@@ -6,7 +6,7 @@
  * `persona_corrections.json`.
  */
 import { Schema } from "effect"
-import { NullStr, opt, Rest } from "../../domain/Fields.js"
+import { evidenceFields, NullStr, opt, Rest } from "../../domain/Fields.js"
 import { createHash } from "node:crypto"
 import { emptyEvidence } from "../evidence/Evidence.js"
 
@@ -21,13 +21,7 @@ export const PersonaEntry = Schema.Struct(
     recent_mentions: opt(Schema.Array(Schema.String), () => []),
     suppress: opt(Schema.Boolean, () => false),
     suppressed_at: opt(NullStr, () => null),
-    reinforcement: opt(Schema.Number, () => 0),
-    disputation: opt(Schema.Number, () => 0),
-    rein_last_signal_at: opt(NullStr, () => null),
-    disp_last_signal_at: opt(NullStr, () => null),
-    sub_zero_days: opt(Schema.Number, () => 0),
-    sub_zero_last_increment_date: opt(NullStr, () => null),
-    user_fact_reinforce_count: opt(Schema.Number, () => 0),
+    ...evidenceFields,
     merged_from_ids: opt(Schema.Array(Schema.String), () => []),
     version_history: opt(Schema.Array(Rest), () => [])
   },

@@ -3,7 +3,7 @@
  * promotion and suppression bookkeeping, with their defaults filled on load. Unknown fields are kept.
  */
 import { Schema } from "effect"
-import { NullStr, opt, Rest } from "../../domain/Fields.js"
+import { evidenceFields, NullStr, opt, Rest } from "../../domain/Fields.js"
 
 export const Reflection = Schema.Struct(
   {
@@ -22,13 +22,7 @@ export const Reflection = Schema.Struct(
     event_start_at: opt(NullStr, () => null),
     event_end_at: opt(NullStr, () => null),
     schema_version: opt(Schema.Number, () => 2),
-    reinforcement: opt(Schema.Number, () => 0),
-    disputation: opt(Schema.Number, () => 0),
-    rein_last_signal_at: opt(NullStr, () => null),
-    disp_last_signal_at: opt(NullStr, () => null),
-    sub_zero_days: opt(Schema.Number, () => 0),
-    sub_zero_last_increment_date: opt(NullStr, () => null),
-    user_fact_reinforce_count: opt(Schema.Number, () => 0),
+    ...evidenceFields,
     promote_attempt_count: opt(Schema.Number, () => 0),
     last_promote_attempt_at: opt(NullStr, () => null),
     recent_mentions: opt(Schema.Array(Schema.String), () => []),
