@@ -6,20 +6,17 @@
  * Reads flush pending writes first, so they observe every earlier command; `new_dialog` waits while a
  * settle is in flight.
  */
-import { Clock, Deferred, Effect, Option, type Scope } from "effect"
-import { randomUUID } from "node:crypto"
+import { Deferred, Effect, Option, type Scope } from "effect"
 import { transition } from "xstate"
 import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { localIso, sqliteTimestamp } from "../domain/LocalTime.js"
-import { isHuman } from "../domain/Message.js"
 import { renderRecentHistory } from "../memory/dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import * as Actor from "./Actor.js"
 import * as State from "./CharacterState.js"
-import type { Command, WriteRequest } from "./Commands.js"
+import type { Command } from "./Commands.js"
 import type { ChineseScript } from "../llm/ChineseScript.js"
 import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
@@ -34,15 +31,13 @@ import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "./RecallVectors.js"
 import { Embedder } from "../embed/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
-import { turnsLine } from "./TurnEvent.js"
 import * as Locale from "./PromptLocale.js"
 import { makeReads } from "./Reads.js"
 import * as Recall from "./Recall.js"
+import * as Lane from "./Lane.js"
+import * as WriteCommit from "./WriteCommit.js"
 
-type Write = {
-  readonly request: WriteRequest
-  readonly reply: Deferred.Deferred<number, StoreError | Actor.ActorDefect>
-}
+const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
 
 export const make = (name: CharacterName) =>
   Effect.gen(function* () {
@@ -115,6 +110,35 @@ export const make = (name: CharacterName) =>
       drain
     })
 
+    /** The state the mailbox works on (replaced when the actor reloads after a defect). */
+    let current: State.CharacterState | undefined
+    const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
+    const background = (state: State.CharacterState, c: Command) =>
+      Effect.suspend(() => {
+        if (state !== current) return Effect.void
+        if (c._tag === "DrainOutbox") return Effect.asVoid(drain(state))
+        return maintenance
+          .handle(state, c)
+          .pipe(Effect.flatMap((done) => (done ? Effect.void : memory.handle(state, c))))
+      })
+
+    /** Answers callers of `AwaitBackground` once no compression, review, drain or lane job is in flight. */
+    const releaseQuiet = (state: State.CharacterState) => {
+      const busy = state.compressing || state.reviewFiber !== undefined || state.drainScheduled || !lane.idle()
+      if (busy || state.quietWaiters.length === 0) return Effect.void
+      const waiting = state.quietWaiters
+      state.quietWaiters = []
+      return Effect.all(waiting, { discard: true })
+    }
+
+    /** End of a batch or a lane job: retry unapplied events, release quiet waiters, plan the checkpoint. */
+    const settle = (state: State.CharacterState) =>
+      Effect.gen(function* () {
+        if (state.unapplied.length > 0) yield* State.applyUnapplied(state)
+        yield* releaseQuiet(state)
+        yield* scheduleCheckpoint(state)
+      })
+
     const scheduleCheckpoint = (state: State.CharacterState) =>
       state.checkpointScheduled || state.checkpointDue === undefined
         ? Effect.void
@@ -127,60 +151,12 @@ export const make = (name: CharacterName) =>
             )
           )
 
-    const commit = (state: State.CharacterState, group: ReadonlyArray<Write>, actions: ReadonlyArray<SessionCommand>) =>
-      Effect.gen(function* () {
-        if (group.length === 0) return
-        const millis = yield* Clock.currentTimeMillis
-        const ts = localIso(millis)
-        const events = group.flatMap(({ request }) => {
-          const extract = request.messages.length > 0 || (request.kind === "settle" && Option.isSome(request.language))
-          if (request.messages.length === 0 && !extract) return []
-          const payload = {
-            session_id: randomUUID(),
-            row_ts: sqliteTimestamp(millis),
-            kind: request.kind,
-            messages: request.messages,
-            extract,
-            ...(Option.isSome(request.language) ? { language: request.language.value } : {})
-          }
-          return [turnsLine(randomUUID(), payload, ts)]
-        })
-        const appended = yield* Effect.either(state.events.append(events))
-        if (appended._tag === "Left") {
-          yield* Effect.logError("journal append failed").pipe(Effect.annotateLogs({ error: appended.left.message }))
-          yield* Effect.forEach(group, (w) => Deferred.fail(w.reply, appended.left), { discard: true })
-          return
-        }
-        state.unapplied.push(...events)
-        yield* State.applyUnapplied(state)
-        const explicit = group.flatMap((w) => Option.toArray(w.request.language))
-        const lastLanguage = explicit[explicit.length - 1]
-        if (lastLanguage !== undefined) yield* Locale.remember(state, lastLanguage)
-        const reply = (w: Write) => Effect.asVoid(Deferred.succeed(w.reply, w.request.messages.length))
-        yield* Effect.forEach(
-          group.filter((w) => w.request.kind === "cache"),
-          reply,
-          { discard: true }
-        )
-        state.lastWriteAt = millis
-        if (group.some((w) => w.request.messages.some(isHuman))) yield* reviewer.markDirty(state)
-        for (const action of actions) {
-          if (action.type === "startSettle") yield* compaction.start(state, action.params.detailed, true)
-          else if (action.type === "compress") yield* compaction.start(state, action.params.detailed, false)
-          else if (action.type === "offerReview") yield* compaction.whenDone(state, reviewer.offer(state))
-        }
-        yield* Effect.forEach(
-          group.filter((w) => w.request.kind !== "cache"),
-          (w) => compaction.whenDone(state, reply(w)),
-          { discard: true }
-        )
-        if (events.length > 0) yield* compaction.scheduleIdleCheck(state)
-        yield* scheduleDrain(state)
-      })
+    const commit = WriteCommit.make({ compaction, reviewer, scheduleDrain })
 
     const handle = (state: State.CharacterState, batch: ReadonlyArray<Actor.Envelope<Command>>) =>
       Effect.gen(function* () {
-        let group: Array<Write> = []
+        current = state
+        let group: Array<WriteCommit.Write> = []
         let actions: Array<SessionCommand> = []
         const flush = Effect.suspend(() => {
           const [g, a] = [group, actions]
@@ -202,14 +178,17 @@ export const make = (name: CharacterName) =>
               Deferred.complete(reply, r._tag === "Right" ? Effect.succeed(r.right) : Effect.fail(r.left))
             )
           )
-        for (const { command: c } of batch) {
+        for (const envelope of batch) {
+          const c = envelope.command
           if (c._tag === "Write") {
             actions.push(...step({ type: c.request.kind, count: c.request.messages.length }))
             group.push({ request: c.request, reply: c.reply })
             continue
           }
           yield* flush
-          if (c._tag === "NewDialog") {
+          if (Lane.inLane(c)) {
+            yield* lane.submit(Lane.jobOf(c, background(state, c), (message) => envelope.fail(defect(message))))
+          } else if (c._tag === "NewDialog") {
             if (Option.isSome(c.lang.language) && State.exists(state)) {
               yield* Locale.remember(state, c.lang.language.value)
             }
@@ -253,8 +232,6 @@ export const make = (name: CharacterName) =>
               yield* Effect.all(waiting, { discard: true })
             }
             if (emitted.some((a) => a.type === "offerReview")) yield* reviewer.offer(state)
-          } else if (c._tag === "DrainOutbox") {
-            yield* drain(state)
           } else if (c._tag === "Checkpoint") {
             yield* State.checkpoint(state)
           } else if (c._tag === "Splice") {
@@ -263,8 +240,6 @@ export const make = (name: CharacterName) =>
             yield* compaction.onFailed(state, c.fingerprints, c.detailed)
           } else if (c._tag === "CompressRetry") {
             yield* compaction.start(state, c.detailed, false)
-          } else if (yield* maintenance.handle(state, c)) {
-            continue
           } else if (yield* recentEdit.handle(state, c)) {
             continue
           } else if (c._tag === "IdleCheck") {
@@ -280,19 +255,14 @@ export const make = (name: CharacterName) =>
           }
         }
         yield* flush
-        if (state.unapplied.length > 0) yield* State.applyUnapplied(state)
-        if (!state.compressing && state.reviewFiber === undefined && state.quietWaiters.length > 0) {
-          const waiting = state.quietWaiters
-          state.quietWaiters = []
-          yield* Effect.all(waiting, { discard: true })
-        }
-        yield* scheduleCheckpoint(state)
-      })
+        yield* settle(state)
+      }).pipe(lane.exclusive)
 
     const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(
       name,
       {
         init: State.load(name, settings.dataDir, t).pipe(
+          Effect.tap((state) => Effect.sync(() => (current = state))),
           Effect.catchTag("ViewDecodeError", (e) => Effect.die(e)),
           Effect.tap((state) => scheduleDrain(state)),
           Effect.tap((state) => intake.resume(state))
@@ -307,6 +277,11 @@ export const make = (name: CharacterName) =>
       { capacity: t.actor_mailbox_capacity, maxBatch: t.actor_max_batch }
     )
     self.ref = ref
+    // Started after the mailbox so that closing the actor stops the lane before the state is released.
+    yield* lane.start(
+      scope,
+      Effect.suspend(() => (current ? settle(current) : Effect.void))
+    )
     return ref
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,

@@ -72,6 +72,8 @@ export interface CharacterState {
   windowFailures: number
   pathATicks: number
   readonly recorded: Set<string>
+  /** Journaled writes of reflections, persona entries or corrections (the background lane watches it). */
+  recordWrites: number
 }
 
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
@@ -163,7 +165,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       tickScheduled: false,
       windowFailures: 0,
       pathATicks: 0,
-      recorded: new Set()
+      recorded: new Set(),
+      recordWrites: 0
     }
     if (!existsSync(dir)) return state
     yield* state.outbox.load
@@ -194,9 +197,12 @@ export const release = (state: CharacterState) =>
   })
 
 /** Appends journal lines (the durability point), then applies them to the views. */
+const RECORD_EVENT = /^(reflection|persona|correction)\./
+
 export const journal = (state: CharacterState, lines: ReadonlyArray<EventLog.EventLine>) =>
   Effect.gen(function* () {
     if (lines.length === 0) return true
+    if (lines.some((l) => RECORD_EVENT.test(l.type))) state.recordWrites++
     yield* state.events.append(lines)
     state.unapplied.push(...lines)
     return yield* applyUnapplied(state)

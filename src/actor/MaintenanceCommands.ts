@@ -1,7 +1,8 @@
 /**
  * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
- * extraction tick, idle maintenance (compression, dedup arbitration, corrections, review), the vector
- * backfill, the archive and evidence sweep, and `MaintainNow`, which runs every due job at once and reports.
+ * extraction tick, idle maintenance (retry of failed outbox ops, compression, dedup arbitration, corrections,
+ * review), the vector backfill, the archive and evidence sweep, and `MaintainNow`, which runs every due job at
+ * once and reports. All of them run on the character's background lane (Lane.ts).
  */
 import { Deferred, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -47,6 +48,8 @@ export const make = (deps: {
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "IdleMaintenance":
+          // Ops that failed earlier (a provider outage) are retried here, not only when the next turn arrives.
+          if (state.outbox.pending().length > 0) yield* deps.drain(state)
           yield* compaction.start(state, true, false)
           if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
           yield* memory.handle(state, { _tag: "ResolveCorrections" })

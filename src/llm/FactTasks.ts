@@ -8,6 +8,7 @@ import type { Language } from "../domain/Locale.js"
 import { ChineseScript } from "./ChineseScript.js"
 import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError } from "./LlmClient.js"
+import { outside } from "./Section.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
@@ -65,12 +66,11 @@ export const makeFactTasks = Effect.gen(function* () {
         }),
         { MASTER_NAME: input.names.master }
       )
-      const answer = yield* client.complete({
-        tier: "summary",
+      const answer = yield* outside(
         task,
-        messages: [{ role: "user", content: prompt }],
-        timeoutMs: 60_000
-      })
+        client.complete({ tier: "summary", task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
+        false
+      )
       const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
       const plain = decodeAnswer(ExtractedFacts)(answer)
       if (aiAware && Either.isRight(decoded)) {

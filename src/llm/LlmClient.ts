@@ -23,7 +23,16 @@ export interface ChatRequest {
 
 export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
   task: Schema.String,
-  reason: Schema.Literal("not_configured", "network", "timeout", "rate_limited", "http", "bad_answer", "output_limit"),
+  reason: Schema.Literal(
+    "not_configured",
+    "network",
+    "timeout",
+    "rate_limited",
+    "http",
+    "bad_answer",
+    "output_limit",
+    "superseded"
+  ),
   message: Schema.String,
   status: Schema.optional(Schema.Number)
 }) {

@@ -18,6 +18,7 @@ import type { Drafted } from "../memory/reflection/Synthesis.js"
 import { factDedup } from "./prompts/facts.js"
 import { localArbitration } from "./local/LocalDedup.js"
 import { Tokenizer } from "./Tokenizer.js"
+import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
 import type { Extracted } from "./local/LocalFacts.js"
 
@@ -91,6 +92,9 @@ export interface Tasks extends PersonaTasks {
   >
 }
 
+/** Tasks whose answers rest on reflections or persona entries (see Section.ts); facts and recent are not. */
+const watchesRecords = (task: string) => !task.startsWith("facts.") && !task.startsWith("recent.")
+
 export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks, Tasks>() {
   static readonly layer = Layer.effect(
     MemoryTasks,
@@ -107,22 +111,24 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         timeoutMs: number,
         max?: number
       ) =>
-        client
-          .complete({
+        outside(
+          task,
+          client.complete({
             tier,
             task,
             messages: [{ role: "user", content: prompt }],
             timeoutMs,
             ...(max !== undefined ? { maxCompletionTokens: max } : {})
-          })
-          .pipe(
-            Effect.flatMap((answer) =>
-              Either.match(decodeAnswer(schema)(answer), {
-                onLeft: (message) => Effect.fail(new LlmError({ task, reason: "bad_answer", message })),
-                onRight: Effect.succeed
-              })
-            )
+          }),
+          watchesRecords(task)
+        ).pipe(
+          Effect.flatMap((answer) =>
+            Either.match(decodeAnswer(schema)(answer), {
+              onLeft: (message) => Effect.fail(new LlmError({ task, reason: "bad_answer", message })),
+              onRight: Effect.succeed
+            })
           )
+        )
       const summaryText = (s: unknown) => (typeof s === "string" ? s : JSON.stringify(s))
       const SummaryAnswer = Schema.Struct({ summary: Schema.Unknown })
       const ReviewAnswer = Schema.Struct({

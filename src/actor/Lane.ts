@@ -1,0 +1,129 @@
+/**
+ * A character's background lane. Jobs that may call a model (extraction, synthesis, evaluation and
+ * promotion, corrections, rebuttal, sweeps, maintenance, manual lifecycle actions) run one at a time on the
+ * lane's own fiber instead of inside a mailbox batch. Mailbox batches and jobs share one exclusive section, so
+ * their reads and writes never interleave; a job lends the section out while it waits for a model
+ * (llm/Section.ts), which keeps chat commands flowing through a slow or failing provider. Reply-less jobs of
+ * one kind that are still queued are coalesced.
+ */
+import { Cause, Effect, Equal, type FiberId, Option, Queue, type Scope } from "effect"
+import { CurrentSection, type Section } from "../llm/Section.js"
+import type { Command } from "./Commands.js"
+
+const LANE: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
+  "DrainOutbox",
+  "SignalTick",
+  "IdleMaintenance",
+  "ArchiveSweep",
+  "EvidenceSweep",
+  "RebuttalTick",
+  "ResolveCorrections",
+  "VectorBackfill",
+  "Synthesize",
+  "EvaluateReflections",
+  "MaintainNow",
+  "ManualAction",
+  "EntryEdit",
+  "ResetConfirmedAt"
+])
+
+/** True for the commands that run on the lane rather than in the mailbox batch. */
+export const inLane = (c: Command): boolean => LANE.has(c._tag)
+
+/** The lane job of a command: coalesced by tag when nobody waits for its answer. */
+export const jobOf = (c: Command, run: Effect.Effect<void>, died: (message: string) => Effect.Effect<unknown>): Job => {
+  const answered = ("reply" in c && c.reply !== undefined) || ("done" in c && c.done !== undefined)
+  return { key: answered ? undefined : c._tag, run, died: (m) => Effect.asVoid(died(m)) }
+}
+
+export interface Job {
+  /** Coalescing key for reply-less jobs; undefined never coalesces. */
+  readonly key: string | undefined
+  readonly run: Effect.Effect<void>
+  /** Called with the failure when the job dies, so a waiting caller is answered. */
+  readonly died: (message: string) => Effect.Effect<void>
+}
+
+/** `recordWrites` reads the character's count of reflection and persona writes (CharacterState). */
+export const make = (recordWrites: () => number) =>
+  Effect.gen(function* () {
+    const permit = yield* Effect.makeSemaphore(1)
+    const queue = yield* Queue.unbounded<Job>()
+    const queued = new Set<string>()
+    let holder: FiberId.FiberId | undefined
+    let busy = false
+    let waiting = 0
+
+    const take = Effect.zipRight(
+      permit.take(1),
+      Effect.fiberIdWith((id) => Effect.sync(() => (holder = id)))
+    )
+    const give = Effect.suspend(() => {
+      holder = undefined
+      return Effect.asVoid(permit.release(1))
+    })
+    /** Runs `effect` inside the section (a mailbox batch, or a job). */
+    const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.acquireUseRelease(
+        take,
+        () => effect,
+        () => give
+      )
+
+    const section: Section = {
+      leave: Effect.fiberIdWith((id) =>
+        holder !== undefined && Equal.equals(holder, id)
+          ? Effect.as(give, Option.some(recordWrites()))
+          : Effect.succeed(Option.none())
+      ),
+      enter: take,
+      changedSince: (token) => recordWrites() !== token
+    }
+
+    const submit = (job: Job) =>
+      Effect.suspend(() => {
+        if (job.key !== undefined) {
+          if (queued.has(job.key)) return Effect.void
+          queued.add(job.key)
+        }
+        waiting++
+        return Queue.offer(queue, job)
+      }).pipe(Effect.asVoid)
+
+    /** Starts the lane's fiber in `scope`; `afterEach` runs inside the section after every job. */
+    const start = (scope: Scope.Scope, afterEach: Effect.Effect<void>) =>
+      Queue.take(queue).pipe(
+        Effect.flatMap((job) =>
+          Effect.gen(function* () {
+            if (job.key !== undefined) queued.delete(job.key)
+            waiting--
+            busy = true
+            const exit = yield* Effect.exit(
+              exclusive(
+                Effect.locally(job.run, CurrentSection, Option.some(section)).pipe(
+                  Effect.ensuring(Effect.sync(() => (busy = false))),
+                  Effect.zipRight(afterEach)
+                )
+              )
+            )
+            if (exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)) {
+              const message = Cause.pretty(exit.cause).split("\n")[0] ?? "defect"
+              yield* Effect.logError("background job died").pipe(Effect.annotateLogs({ job: job.key ?? "", message }))
+              yield* job.died(message)
+            }
+          })
+        ),
+        Effect.forever,
+        Effect.interruptible,
+        Effect.forkIn(scope),
+        Effect.asVoid
+      )
+
+    return {
+      exclusive,
+      submit,
+      start,
+      /** No job running or queued. */
+      idle: () => !busy && waiting === 0
+    }
+  })
