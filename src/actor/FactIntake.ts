@@ -39,6 +39,7 @@ export interface IntakeDeps {
 }
 
 const noRows: ReadonlyArray<number> = []
+const noOps: ReadonlyArray<string> = []
 const OnDisk = Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
 const decodeMessages = Schema.decodeUnknownOption(Schema.Array(OnDisk))
 const decodeMessage = Schema.decodeUnknownOption(Schema.parseJson(OnDisk))
@@ -79,6 +80,25 @@ export const make = (deps: IntakeDeps) =>
         return keep.length
       })
 
+    /** Extracts from one message group; the facts come with the rows they came from. */
+    const extractGroup = (
+      state: State.CharacterState,
+      group: { readonly messages: ReadonlyArray<StoredMessage>; readonly rowIds: ReadonlyArray<number> },
+      known: ReadonlyArray<string> | undefined
+    ) =>
+      Effect.gen(function* () {
+        const utterances = group.messages.flatMap((m) => Option.toArray(utterance(m)))
+        if (utterances.length === 0) return []
+        const extracted = yield* tasks.extractFacts({
+          utterances,
+          language: deps.language(state, group.messages),
+          names: yield* deps.speakers,
+          ...(known !== undefined ? { known } : {})
+        })
+        yield* yieldToIo
+        return extracted.map((e) => ({ e, rowIds: group.rowIds }))
+      })
+
     /** Extracts from several message groups, each with the rows it came from, and persists once. */
     const extractGroups = (
       state: State.CharacterState,
@@ -89,21 +109,8 @@ export const make = (deps: IntakeDeps) =>
       options: { readonly known?: ReadonlyArray<string>; readonly processed?: boolean } = {}
     ) =>
       Effect.gen(function* () {
-        const names = yield* deps.speakers
-        const found: Array<{ readonly e: Extracted; readonly rowIds: ReadonlyArray<number> }> = []
-        for (const group of groups) {
-          const utterances = group.messages.flatMap((m) => Option.toArray(utterance(m)))
-          if (utterances.length === 0) continue
-          const extracted = yield* tasks.extractFacts({
-            utterances,
-            language: deps.language(state, group.messages),
-            names,
-            ...(options.known !== undefined ? { known: options.known } : {})
-          })
-          for (const e of extracted) found.push({ e, rowIds: group.rowIds })
-          yield* yieldToIo
-        }
-        return yield* persist(state, found, options.processed ?? false)
+        const found = yield* Effect.forEach(groups, (g) => extractGroup(state, g, options.known))
+        return yield* persist(state, found.flat(), options.processed ?? false)
       })
 
     /** Rows as extraction groups: one per message for the local provider, chunks of 20 for a model. */
@@ -235,7 +242,10 @@ export const make = (deps: IntakeDeps) =>
             Effect.zipRight(deps.later({ _tag: "SignalTick" }, t.evidence_signal_check_interval_seconds * 1000))
           )
 
-    /** `extract_facts` ops: per-turn extraction, persisted once for all (OFF), or gathered turns (ON). */
+    /**
+     * `extract_facts` ops: per-turn extraction, persisted once for all (OFF), or gathered turns (ON). Answers the
+     * ids of the ops whose extraction failed; fails when all of them did.
+     */
     const onExtractOps = (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) =>
       Effect.gen(function* () {
         const groups = ops.map((op) => ({
@@ -244,18 +254,31 @@ export const make = (deps: IntakeDeps) =>
         }))
         if ((yield* files.core).powerful_memory_enabled) {
           state.turnsSince += groups.filter((g) => g.messages.some((m) => m.type === "human")).length
-          return yield* scheduleTick(state)
+          yield* scheduleTick(state)
+          return noOps
         }
         const ti = yield* State.timeIndexOf(state, false)
         const withRows = yield* Effect.forEach(groups, (g) =>
           Option.match(ti, {
-            onNone: () => Effect.succeed({ messages: g.messages, rowIds: noRows }),
-            onSome: (index) => Effect.map(index.rowIdsOf(g.op.opId), (rowIds) => ({ messages: g.messages, rowIds }))
+            onNone: () => Effect.succeed({ opId: g.op.opId, messages: g.messages, rowIds: noRows }),
+            onSome: (index) =>
+              Effect.map(index.rowIdsOf(g.op.opId), (rowIds) => ({ opId: g.op.opId, messages: g.messages, rowIds }))
           })
         )
-        yield* extractGroups(state, withRows)
-        const last = Math.max(0, ...withRows.flatMap((g) => g.rowIds))
+        // Each turn on its own: one failed model call fails only its op, the others land.
+        const results = yield* Effect.forEach(withRows, (g) => Effect.either(extractGroup(state, g, undefined)))
+        const landed = withRows.filter((_, i) => results[i]?._tag === "Right")
+        const failed = withRows.filter((_, i) => results[i]?._tag !== "Right").map((g) => g.opId)
+        const firstFailure = results.find((r) => r._tag === "Left")
+        if (landed.length === 0 && firstFailure?._tag === "Left") return yield* Effect.fail(firstFailure.left)
+        yield* persist(
+          state,
+          results.flatMap((r) => (r._tag === "Right" ? r.right : [])),
+          false
+        )
+        const last = Math.max(0, ...landed.flatMap((g) => g.rowIds))
         if (last > (yield* readCursor(state))) yield* advance(state, last, localIso(yield* Clock.currentTimeMillis))
+        return failed
       }).pipe(Effect.mapError((e) => new HandlerFailed({ type: "extract_facts", message: e.message })))
 
     /** After a load: turns past the cursor count as gathered, so a restart never skips them. */

@@ -14,7 +14,11 @@ import { EXTRACT_FACTS } from "./CharacterState.js"
 
 export const make = (deps: {
   readonly name: CharacterName
-  readonly extract: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<void, HandlerFailed>
+  /** Runs `extract_facts` ops; answers the ids of those that failed. */
+  readonly extract: (
+    state: State.CharacterState,
+    ops: ReadonlyArray<OutboxOp>
+  ) => Effect.Effect<ReadonlyArray<string>, HandlerFailed>
   readonly later: (command: Command) => Effect.Effect<void>
   /** Post-turn work after the `extract_facts` ops ran (the surfaced-feedback check); failures are logged. */
   readonly afterTurns: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<unknown, unknown>
@@ -37,8 +41,13 @@ export const make = (deps: {
         const extract = pending.filter((op) => op.type === EXTRACT_FACTS)
         if (extract.length > 0) {
           const result = yield* Effect.either(deps.extract(state, extract))
-          if (result._tag === "Right") done.push(...extract.map((op) => op.opId))
-          else yield* Effect.forEach(extract, failed, { discard: true })
+          const lost = new Set(result._tag === "Right" ? result.right : extract.map((op) => op.opId))
+          done.push(...extract.filter((op) => !lost.has(op.opId)).map((op) => op.opId))
+          yield* Effect.forEach(
+            extract.filter((op) => lost.has(op.opId)),
+            failed,
+            { discard: true }
+          )
           yield* Effect.ignoreLogged(deps.afterTurns(state, extract))
         }
         for (const op of pending.filter((o) => o.type !== EXTRACT_FACTS)) {
