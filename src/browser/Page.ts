@@ -1,10 +1,11 @@
 /**
  * The `/memory_browser` page: a character picker and five tabs (Recent, Facts, Reflections, Persona,
- * Settings) with inline CSS and the inline script of Script.ts, no external assets, so it works offline.
+ * Settings) with inline CSS; its script is web/memory-browser.ts, served by kioku at /assets/ (no CDN, so it
+ * works offline).
  * Every control is a real button, checkbox or labelled field with a visible focus ring; the layout is one
  * column, readable from a 390px phone to a desktop, and long texts wrap instead of widening the page.
  */
-import { script } from "./Script.js"
+import { scriptTag } from "./Assets.js"
 
 const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d232a;background:#f6f7f9;overflow-wrap:anywhere}
@@ -85,4 +86,4 @@ export const memoryBrowserPage = (): string =>
   panel("reflections", `<h2>Reflections</h2><ul id="reflection-list" aria-label="Reflections"></ul>`, true) +
   panel("persona", `<h2>Persona</h2><div id="persona-list"></div>`, true) +
   panel("settings", settings, true) +
-  `</main><script>${script}</script></body></html>`
+  `</main>${scriptTag("memory-browser.js")}</body></html>`

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { get, post, serverSuite } from "../support/server.js"
 import { seed } from "../support/browserSeed.js"
+import { assertOwnScripts } from "../support/assets.js"
 
 describe("memory browser routes", () => {
   const { temp, start } = serverSuite()
@@ -13,14 +14,16 @@ describe("memory browser routes", () => {
     return JSON.parse(r.text)
   }
 
-  it("serves the self-contained page", async () => {
+  it("serves the page and its bundled script, nothing else", async () => {
     const server = await start(temp.memory)
     const page = await get(`${server.url}/memory_browser`)
     assert.strictEqual(page.status, 200)
     assert.match(page.type, /^text\/html/)
     for (const tab of ["recent", "facts", "reflections", "persona", "settings"])
       assert.include(page.text, `id="tab-${tab}"`)
-    assert.notMatch(page.text, /<(script|link)[^>]+(src|href)=/)
+    await assertOwnScripts(server.url, page.text, ["/assets/memory-browser.js"])
+    for (const bad of ["other.js", "..%2Fkioku.mjs", "memory-browser.ts"])
+      assert.strictEqual((await get(`${server.url}/assets/${bad}`)).status, 404, bad)
   })
 
   it("reads facts, reflections with their score decay, and persona by section", async () => {
