@@ -45,9 +45,11 @@ const panel = (id: string, body: string, hidden: boolean) =>
   `<section role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}"${hidden ? " hidden" : ""}>${body}</section>`
 
 const recent =
-  `<h2>Recent history</h2><p class="muted">The memo (with its <code>---</code> older part as is) and the ` +
+  `<h2>Recent history</h2><p class="muted">The memo (its summary and its older section) and the ` +
   `messages of recent.json. Saving checks that nobody changed the file since it was loaded.</p>` +
   `<label class="label" for="memo">Memo (system summary)</label><textarea id="memo" rows="4"></textarea>` +
+  `<label class="label" for="memo-older">Older (the memo's section after its <code>---</code> line; empty for ` +
+  `none)</label><textarea id="memo-older" rows="3"></textarea><p id="memo-prefix" class="muted"></p>` +
   `<ul id="recent-list" aria-label="Messages"></ul><div class="row"><button type="button" id="recent-clear">` +
   `Clear messages</button><button type="button" class="primary" id="recent-save">Save</button></div>` +
   `<p id="recent-msg" role="status" aria-live="polite" class="muted"></p>` +

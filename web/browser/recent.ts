@@ -1,7 +1,7 @@
 /**
  * The Recent tab: recent.json through N.E.K.O.'s recent-file protocol. The snapshot's fingerprint and
  * identity token go back with the save; a 409 shows a reload prompt and never replays the old chat. The
- * leading system item is the memo; clear keeps it. A save is announced as `memory_edited` on the
+ * leading system item is the memo, edited as its summary and its older section (memo.ts); clear keeps it. A save is announced as `memory_edited` on the
  * `neko_page_channel` BroadcastChannel, as N.E.K.O.'s page does.
  */
 import * as Option from "effect/Option"
@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import { Content, RecentFile, RecentItem, RecentItems, RecentSaved, type ChatRole } from "../../src/browser/Wire.js"
 import { request } from "../lib/api.js"
 import { append, button, byId, el } from "../lib/dom.js"
+import { joinMemo, splitMemo, type Memo } from "./memo.js"
 
 interface Message {
   readonly role: ChatRole
@@ -18,7 +19,9 @@ interface Loaded {
   readonly file: string
   fingerprint: string
   identity: string
+  /** The memo as loaded or last saved; null when the history has none. */
   memo: string | null
+  draft: Memo
   messages: Array<Message>
 }
 
@@ -50,6 +53,8 @@ export const toChat = (content: string): Array<Message> =>
 export const makeRecent = (name: () => string) => {
   let recent: Loaded | null = null
   const memo = byId("memo", HTMLTextAreaElement)
+  const older = byId("memo-older", HTMLTextAreaElement)
+  const prefix = byId("memo-prefix", HTMLElement)
   const message = byId("recent-msg", HTMLElement)
   const conflict = byId("recent-conflict", HTMLElement)
   const save = byId("recent-save", HTMLButtonElement)
@@ -60,7 +65,11 @@ export const makeRecent = (name: () => string) => {
     save.disabled = recent === null
     clear.disabled = recent === null
     memo.disabled = recent === null
-    memo.value = recent?.memo ?? ""
+    older.disabled = recent === null
+    memo.value = recent?.draft.body ?? ""
+    older.value = recent?.draft.older ?? ""
+    const lead = recent?.draft.prefix.trim() ?? ""
+    prefix.textContent = lead === "" ? "" : `Kept before the summary: “${lead}”`
     if (recent === null) return list.replaceChildren()
     const current = recent
     const items = current.messages.map((m, i) => {
@@ -99,13 +108,14 @@ export const makeRecent = (name: () => string) => {
     }
     const chat = toChat(reply.value.content)
     const first = chat[0]
-    const hasMemo = first !== undefined && first.role === "system"
+    const memoText = first !== undefined && first.role === "system" ? first.text : null
     recent = {
       file,
       fingerprint: reply.value.fingerprint,
       identity: reply.value.identity_token,
-      memo: hasMemo ? first.text : null,
-      messages: hasMemo ? chat.slice(1) : chat
+      memo: memoText,
+      draft: splitMemo(memoText ?? ""),
+      messages: memoText === null ? chat : chat.slice(1)
     }
     render()
   }
@@ -113,7 +123,7 @@ export const makeRecent = (name: () => string) => {
   const store = async () => {
     if (recent === null) return
     const current = recent
-    const memoText = memo.value
+    const memoText = joinMemo(current.memo ?? "", current.draft)
     const keepMemo = current.memo !== null || memoText.trim() !== ""
     const chat = [...(keepMemo ? [{ role: "system", text: memoText }] : []), ...current.messages]
     const body = { filename: current.file, fingerprint: current.fingerprint, identity_token: current.identity, chat }
@@ -147,7 +157,10 @@ export const makeRecent = (name: () => string) => {
   })
   byId("recent-reload", HTMLButtonElement).addEventListener("click", () => void load())
   memo.addEventListener("input", () => {
-    if (recent !== null) recent.memo = memo.value
+    if (recent !== null) recent.draft = { ...recent.draft, body: memo.value }
+  })
+  older.addEventListener("input", () => {
+    if (recent !== null) recent.draft = { ...recent.draft, older: older.value }
   })
   return { load }
 }
