@@ -35,6 +35,7 @@ table.history td,table.history th{border-bottom:1px solid #e3e7eb;padding:.2rem;
 .toggle{display:flex;gap:.5rem;align-items:center;margin:.5rem 0}.toggle input{width:1.2rem;height:1.2rem}
 #funnel svg{width:100%;max-width:560px;height:auto;font:12px system-ui,sans-serif}#funnel .bar{fill:#0b5cad}
 .msg-system{border-left:4px solid #a0a8b0}.msg-human{border-left:4px solid #0b5cad}.msg-ai{border-left:4px solid #2e8b57}
+dialog{border:1px solid #d6dbe1;border-radius:8px;max-width:min(28rem,92vw)}dialog::backdrop{background:rgb(0 0 0/.35)}
 @media(max-width:600px){main{padding:.5rem}[role=tab]{padding:.4rem .55rem}}`
 
 const tab = (id: string, label: string, selected: boolean) =>
@@ -88,4 +89,7 @@ export const memoryBrowserPage = (): string =>
   panel("reflections", `<h2>Reflections</h2><ul id="reflection-list" aria-label="Reflections"></ul>`, true) +
   panel("persona", `<h2>Persona</h2><div id="persona-list"></div>`, true) +
   panel("settings", settings, true) +
-  `</main>${scriptTag("memory-browser.js")}</body></html>`
+  `</main><dialog id="unsaved" aria-labelledby="unsaved-title"><h2 id="unsaved-title">Unsaved changes</h2>` +
+  `<p id="unsaved-text"></p><div class="row"><button type="button" class="primary" id="unsaved-stay">Keep editing` +
+  `</button><button type="button" id="unsaved-discard">Discard changes</button></div></dialog>` +
+  `${scriptTag("memory-browser.js")}</body></html>`

@@ -52,6 +52,9 @@ export const toChat = (content: string): Array<Message> =>
 
 export const makeRecent = (name: () => string) => {
   let recent: Loaded | null = null
+  /** Edits made, and how many of them the file holds (a save covers the edits made before it was sent). */
+  let edits = 0
+  let saved = 0
   const memo = byId("memo", HTMLTextAreaElement)
   const older = byId("memo-older", HTMLTextAreaElement)
   const prefix = byId("memo-prefix", HTMLElement)
@@ -80,11 +83,15 @@ export const makeRecent = (name: () => string) => {
       label.htmlFor = area.id
       area.value = m.text
       area.rows = 2
-      area.addEventListener("input", () => (m.text = area.value))
+      area.addEventListener("input", () => {
+        m.text = area.value
+        edits += 1
+      })
       const row = el("div", undefined, "row")
       row.appendChild(
         button("Delete", () => {
           current.messages.splice(i, 1)
+          edits += 1
           render()
         })
       )
@@ -97,6 +104,7 @@ export const makeRecent = (name: () => string) => {
   const load = async () => {
     const file = `recent_${name()}.json`
     recent = null
+    saved = edits
     conflict.hidden = true
     message.textContent = ""
     if (name() === "") return render()
@@ -127,6 +135,7 @@ export const makeRecent = (name: () => string) => {
     const keepMemo = current.memo !== null || memoText.trim() !== ""
     const chat = [...(keepMemo ? [{ role: "system", text: memoText }] : []), ...current.messages]
     const body = { filename: current.file, fingerprint: current.fingerprint, identity_token: current.identity, chat }
+    const sent = edits
     const reply = await request(RecentSaved, "/api/memory/recent_file/save", body)
     if (reply._tag === "failed") {
       if (reply.status !== 409) message.textContent = `Could not save: ${reply.error}`
@@ -140,6 +149,7 @@ export const makeRecent = (name: () => string) => {
     current.fingerprint = reply.value.fingerprint
     current.identity = reply.value.identity_token
     current.memo = keepMemo ? memoText : null
+    saved = sent
     message.textContent = "Saved."
     try {
       new BroadcastChannel("neko_page_channel").postMessage({ action: "memory_edited", catgirl_name: name() })
@@ -152,15 +162,18 @@ export const makeRecent = (name: () => string) => {
   clear.addEventListener("click", () => {
     if (recent === null) return
     recent.messages = []
+    edits += 1
     render()
     message.textContent = "Cleared (the memo is kept); save to apply."
   })
   byId("recent-reload", HTMLButtonElement).addEventListener("click", () => void load())
   memo.addEventListener("input", () => {
     if (recent !== null) recent.draft = { ...recent.draft, body: memo.value }
+    edits += 1
   })
   older.addEventListener("input", () => {
     if (recent !== null) recent.draft = { ...recent.draft, older: older.value }
+    edits += 1
   })
-  return { load }
+  return { load, dirty: () => recent !== null && edits !== saved }
 }

@@ -43,6 +43,7 @@ export const editor = (
   const box = el("div", undefined, "editor")
   const area = el("textarea")
   area.value = text
+  area.dataset["original"] = text
   area.rows = 3
   area.setAttribute("aria-label", label)
   const row = el("div", undefined, "row")
