@@ -22,7 +22,7 @@ button:hover{border-color:#0b5cad}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 textarea,input[type=search]{width:100%;padding:.4rem;border:1px solid #b9c1ca;border-radius:6px;background:#fff}
 select{padding:.3rem;max-width:100%}
-ul.cards,#fact-list,#reflection-list,#recent-list{list-style:none;padding:0;margin:.5rem 0}
+summary{cursor:pointer;font-weight:600;margin:1rem 0 .25rem}ul.cards,#fact-list,#fact-archive-list,#reflection-list,#recent-list{list-style:none;padding:0;margin:.5rem 0}
 .card{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.6rem .8rem;margin:.5rem 0}
 .card .text{margin:0 0 .25rem}.muted{color:#5f6b77;font-size:.85rem;margin:.15rem 0}.label{font-size:.8rem;font-weight:600;color:#3b4652;display:block;margin:.25rem 0}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.4rem}.editor textarea{margin-top:.25rem}
@@ -61,7 +61,8 @@ const recent =
 const facts =
   `<h2>Facts</h2><label class="label" for="fact-search">Search facts</label>` +
   `<input type="search" id="fact-search" placeholder="filter by text"><p id="fact-count" class="muted"></p>` +
-  `<ul id="fact-list" aria-label="Facts"></ul>`
+  `<ul id="fact-list" aria-label="Facts"></ul><details id="fact-archive"><summary id="fact-archive-summary">` +
+  `Archived facts</summary><ul id="fact-archive-list" aria-label="Archived facts"></ul></details>`
 
 const settings =
   `<h2>Settings</h2><div class="toggle"><input type="checkbox" id="powerful"><label for="powerful">Powerful ` +

@@ -17,6 +17,16 @@ export const FactView = Schema.Struct({
 })
 export type FactView = typeof FactView.Type
 
+export const ArchivedFactView = Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  importance: Schema.Number,
+  entity: Schema.String,
+  created_at: Schema.String,
+  archived_at: Schema.NullOr(Schema.String)
+})
+export type ArchivedFactView = typeof ArchivedFactView.Type
+
 export const ReflectionView = Schema.Struct({
   id: Schema.String,
   text: Schema.String,
@@ -47,6 +57,7 @@ export const PersonaSectionView = Schema.Struct({ section: Schema.String, entrie
 export const BrowserView = Schema.Struct({
   name: Schema.String,
   facts: Schema.Array(FactView),
+  archived_facts: Schema.Array(ArchivedFactView),
   reflections: Schema.Array(ReflectionView),
   persona: Schema.Array(PersonaSectionView)
 })

@@ -26,7 +26,7 @@ describe("memory browser routes", () => {
       assert.strictEqual((await get(`${server.url}/assets/${bad}`)).status, 404, bad)
   })
 
-  it("reads facts, reflections with their score decay, and persona by section", async () => {
+  it("reads facts, archived facts, reflections with their score decay, and persona by section", async () => {
     seed(path.join(temp.memory, "Tian"))
     const server = await start(temp.memory)
     const view = await getJson(`${server.url}/api/memory/browser/Tian`)
@@ -45,6 +45,24 @@ describe("memory browser routes", () => {
       "id",
       "importance",
       "text"
+    ])
+    assert.deepStrictEqual(view.archived_facts, [
+      {
+        id: "fact_20260901090000_bbbb0002",
+        text: "Tian drank coffee every morning",
+        importance: 5,
+        entity: "master",
+        created_at: "2026-11-01T09:00:00",
+        archived_at: "2026-10-01T08:00:00"
+      },
+      {
+        id: "fact_20250101090000_bbbb0001",
+        text: "Tian lived in Osaka as a student",
+        importance: 4,
+        entity: "master",
+        created_at: "2026-11-01T09:00:00",
+        archived_at: null
+      }
     ])
     const p1 = view.reflections.find((r: { id: string }) => r.id === "ref_p1")
     assert.deepStrictEqual(p1.source_fact_ids, ["fact_20261101090000_aaaa0001"])
@@ -67,7 +85,7 @@ describe("memory browser routes", () => {
     assert.strictEqual(sections["master"][1].score, 1)
     assert.strictEqual((await get(`${server.url}/api/memory/browser/a..b`)).status, 400)
     const empty = await getJson(`${server.url}/api/memory/browser/Nobody`)
-    assert.deepStrictEqual([empty.facts, empty.reflections], [[], []])
+    assert.deepStrictEqual([empty.facts, empty.archived_facts, empty.reflections], [[], [], []])
   })
 
   it("edits a fact and a persona entry through the journal; a restart keeps the edits", async () => {

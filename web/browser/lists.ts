@@ -1,9 +1,9 @@
 /**
  * The Facts, Reflections and Persona tabs drawn from one loaded view: facts filtered by the search box
- * with inline edit; reflections with status, score decay (now, in 7 and 30 days), source facts, journal
+ * with inline edit, and the archived facts (read-only) under the same filter; reflections with status, score decay (now, in 7 and 30 days), source facts, journal
  * history and confirm / deny / archive; persona entries by section, card entries read-only.
  */
-import { History, type FactView, type ReflectionView } from "../../src/browser/Wire.js"
+import { History, type ArchivedFactView, type FactView, type ReflectionView } from "../../src/browser/Wire.js"
 import { request, seg } from "../lib/api.js"
 import { append, button, byId, editor, el, historyTable, scoreText } from "../lib/dom.js"
 import { actOn, editEntry } from "./actions.js"
@@ -37,12 +37,29 @@ const factCard = (ctx: Ctx, f: FactView) => {
   return li
 }
 
+const archivedCard = (f: ArchivedFactView) => {
+  const li = card(f.id, f.text)
+  const meta = el("p", undefined, "muted")
+  const when = f.archived_at === null ? "" : ` · archived ${f.archived_at}`
+  append(
+    meta,
+    el("span", "archived", "badge status-archived"),
+    document.createTextNode(` ${f.id} · ${f.entity} · importance ${f.importance} · ${f.created_at}${when}`)
+  )
+  li.appendChild(meta)
+  return li
+}
+
 export const renderFacts = (ctx: Ctx, view: View) => {
-  const list = byId("fact-list", HTMLUListElement)
   const query = byId("fact-search", HTMLInputElement).value.trim().toLowerCase()
-  const facts = view.facts.filter((f) => query === "" || f.text.toLowerCase().includes(query))
+  const matches = (f: { readonly text: string }) => query === "" || f.text.toLowerCase().includes(query)
+  const facts = view.facts.filter(matches)
+  const archived = view.archived_facts.filter(matches)
   byId("fact-count", HTMLElement).textContent = `${facts.length} of ${view.facts.length} facts`
-  list.replaceChildren(...facts.map((f) => factCard(ctx, f)))
+  byId("fact-list", HTMLUListElement).replaceChildren(...facts.map((f) => factCard(ctx, f)))
+  byId("fact-archive-summary", HTMLElement).textContent =
+    `Archived facts (${archived.length} of ${view.archived_facts.length}, read-only)`
+  byId("fact-archive-list", HTMLUListElement).replaceChildren(...archived.map(archivedCard))
 }
 
 const loadHistory = async (ctx: Ctx, id: string, target: HTMLElement) => {
