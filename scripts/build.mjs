@@ -1,4 +1,5 @@
-// Bundles the CLI and the library with esbuild so `kioku` starts without a TypeScript loader.
+// Bundles the CLI and the library with esbuild so `kioku` starts without a TypeScript loader, and the two
+// pages' scripts (web/) for the browser into dist/web/, which the server serves as static assets.
 import { build } from "esbuild"
 import { chmodSync, existsSync } from "node:fs"
 
@@ -23,4 +24,17 @@ if (existsSync("src/main.ts")) {
   })
   await build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", banner })
   chmodSync("dist/kioku.mjs", 0o755)
+}
+
+if (existsSync("web/memory-browser.ts")) {
+  await build({
+    entryPoints: ["web/memory-browser.ts", "web/statecharts.ts"],
+    outdir: "dist/web",
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    minify: true,
+    logLevel: "warning"
+  })
 }

@@ -20,6 +20,8 @@ import type {
 import type { StoredMessage } from "./domain/Message.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"
+import * as RenameContents from "./memory/RenameContents.js"
+import * as path from "node:path"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
 import type { EditKind, EditResult } from "./actor/EntryEdit.js"
@@ -209,6 +211,16 @@ export class MemoryService extends Context.Tag("app/MemoryService")<MemoryServic
                 .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
               if (!had)
                 return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
+              yield* RenameContents.rewriteNames(path.join(dataDir, to), from, to).pipe(
+                Effect.flatMap((changed) =>
+                  Effect.logDebug("rename rewrote names in files").pipe(Effect.annotateLogs(changed))
+                ),
+                Effect.catchAll((e) =>
+                  Effect.logWarning("rename: names inside the files not rewritten").pipe(
+                    Effect.annotateLogs({ error: e._tag })
+                  )
+                )
+              )
               return "renamed" as const
             })
             return yield* registry.exclusive([from, to], work)

@@ -1,10 +1,11 @@
 /**
  * The `/memory_browser` page: a character picker and five tabs (Recent, Facts, Reflections, Persona,
- * Settings) with inline CSS and the inline script of Script.ts, no external assets, so it works offline.
+ * Settings) with inline CSS; its script is web/memory-browser.ts, served by kioku at /assets/ (no CDN, so it
+ * works offline).
  * Every control is a real button, checkbox or labelled field with a visible focus ring; the layout is one
  * column, readable from a 390px phone to a desktop, and long texts wrap instead of widening the page.
  */
-import { script } from "./Script.js"
+import { scriptTag } from "./Assets.js"
 
 const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d232a;background:#f6f7f9;overflow-wrap:anywhere}
@@ -21,7 +22,7 @@ button:hover{border-color:#0b5cad}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 textarea,input[type=search]{width:100%;padding:.4rem;border:1px solid #b9c1ca;border-radius:6px;background:#fff}
 select{padding:.3rem;max-width:100%}
-ul.cards,#fact-list,#reflection-list,#recent-list{list-style:none;padding:0;margin:.5rem 0}
+summary{cursor:pointer;font-weight:600;margin:1rem 0 .25rem}ul.cards,#fact-list,#fact-archive-list,#reflection-list,#recent-list{list-style:none;padding:0;margin:.5rem 0}
 .card{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.6rem .8rem;margin:.5rem 0}
 .card .text{margin:0 0 .25rem}.muted{color:#5f6b77;font-size:.85rem;margin:.15rem 0}.label{font-size:.8rem;font-weight:600;color:#3b4652;display:block;margin:.25rem 0}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.4rem}.editor textarea{margin-top:.25rem}
@@ -34,6 +35,7 @@ table.history td,table.history th{border-bottom:1px solid #e3e7eb;padding:.2rem;
 .toggle{display:flex;gap:.5rem;align-items:center;margin:.5rem 0}.toggle input{width:1.2rem;height:1.2rem}
 #funnel svg{width:100%;max-width:560px;height:auto;font:12px system-ui,sans-serif}#funnel .bar{fill:#0b5cad}
 .msg-system{border-left:4px solid #a0a8b0}.msg-human{border-left:4px solid #0b5cad}.msg-ai{border-left:4px solid #2e8b57}
+dialog{border:1px solid #d6dbe1;border-radius:8px;max-width:min(28rem,92vw)}dialog::backdrop{background:rgb(0 0 0/.35)}
 @media(max-width:600px){main{padding:.5rem}[role=tab]{padding:.4rem .55rem}}`
 
 const tab = (id: string, label: string, selected: boolean) =>
@@ -44,9 +46,11 @@ const panel = (id: string, body: string, hidden: boolean) =>
   `<section role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}"${hidden ? " hidden" : ""}>${body}</section>`
 
 const recent =
-  `<h2>Recent history</h2><p class="muted">The memo (with its <code>---</code> older part as is) and the ` +
+  `<h2>Recent history</h2><p class="muted">The memo (its summary and its older section) and the ` +
   `messages of recent.json. Saving checks that nobody changed the file since it was loaded.</p>` +
   `<label class="label" for="memo">Memo (system summary)</label><textarea id="memo" rows="4"></textarea>` +
+  `<label class="label" for="memo-older">Older (the memo's section after its <code>---</code> line; empty for ` +
+  `none)</label><textarea id="memo-older" rows="3"></textarea><p id="memo-prefix" class="muted"></p>` +
   `<ul id="recent-list" aria-label="Messages"></ul><div class="row"><button type="button" id="recent-clear">` +
   `Clear messages</button><button type="button" class="primary" id="recent-save">Save</button></div>` +
   `<p id="recent-msg" role="status" aria-live="polite" class="muted"></p>` +
@@ -57,7 +61,8 @@ const recent =
 const facts =
   `<h2>Facts</h2><label class="label" for="fact-search">Search facts</label>` +
   `<input type="search" id="fact-search" placeholder="filter by text"><p id="fact-count" class="muted"></p>` +
-  `<ul id="fact-list" aria-label="Facts"></ul>`
+  `<ul id="fact-list" aria-label="Facts"></ul><details id="fact-archive"><summary id="fact-archive-summary">` +
+  `Archived facts</summary><ul id="fact-archive-list" aria-label="Archived facts"></ul></details>`
 
 const settings =
   `<h2>Settings</h2><div class="toggle"><input type="checkbox" id="powerful"><label for="powerful">Powerful ` +
@@ -85,4 +90,7 @@ export const memoryBrowserPage = (): string =>
   panel("reflections", `<h2>Reflections</h2><ul id="reflection-list" aria-label="Reflections"></ul>`, true) +
   panel("persona", `<h2>Persona</h2><div id="persona-list"></div>`, true) +
   panel("settings", settings, true) +
-  `</main><script>${script}</script></body></html>`
+  `</main><dialog id="unsaved" aria-labelledby="unsaved-title"><h2 id="unsaved-title">Unsaved changes</h2>` +
+  `<p id="unsaved-text"></p><div class="row"><button type="button" class="primary" id="unsaved-stay">Keep editing` +
+  `</button><button type="button" id="unsaved-discard">Discard changes</button></div></dialog>` +
+  `${scriptTag("memory-browser.js")}</body></html>`

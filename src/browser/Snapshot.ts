@@ -1,11 +1,13 @@
 /**
  * What the memory browser shows of one character, read-only from its files (like statecharts/Live.ts; the
- * actor writes every view atomically, so a read sees a whole view): active facts, reflections (live and
+ * actor writes every view atomically, so a read sees a whole view): active facts, archived facts (the legacy
+ * facts_archive.json and the facts_archive/ shards, newest archival first), reflections (live and
  * archived) with their evidence score now and as it will have decayed in 7 and 30 days without new
  * signals, and persona entries by section with protection, suppression, score and version count. Nothing
  * here writes, so reading never races the character's actor.
  */
 import { Effect } from "effect"
+import * as FactArchive from "../memory/facts/FactArchive.js"
 import * as FactStore from "../memory/facts/FactStore.js"
 import { META } from "../memory/persona/Persona.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
@@ -33,6 +35,14 @@ export const snapshot = (dir: string, tunables: EvidenceTunables, nowMillis: num
       absorbed: f.absorbed,
       created_at: f.created_at
     }))
+    const archivedFacts = (yield* FactArchive.make(dir, { maxPerShard: 1 }).all).map((f) => ({
+      id: f.id,
+      text: f.text,
+      importance: f.importance,
+      entity: f.entity,
+      created_at: f.created_at,
+      archived_at: typeof f["archived_at"] === "string" ? f["archived_at"] : null
+    }))
     const sections = Object.entries(yield* persona.load)
       .filter(([key]) => key !== META)
       .map(([section, s]) => ({
@@ -49,6 +59,7 @@ export const snapshot = (dir: string, tunables: EvidenceTunables, nowMillis: num
       }))
     return {
       facts,
+      archived_facts: archivedFacts.reverse(),
       reflections: [...live, ...archived.map((r) => ({ ...r, status: "archived" }))].map((r) => ({
         id: r.id,
         text: r.text,

@@ -15,7 +15,8 @@ import { validateCharacterName } from "../domain/CharacterName.js"
 import { memoryFailure } from "./EntryRoutes.js"
 import { MemoryService } from "../MemoryService.js"
 import { characterDir } from "../statecharts/Live.js"
-import { detail, json, operationFailed } from "./Responses.js"
+import { detail, json, operationFailed, wire } from "./Responses.js"
+import * as Wire from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
 
 const EditBody = Schema.Struct({
@@ -44,7 +45,7 @@ export const browserRouter = HttpRouter.empty.pipe(
       if (Either.isLeft(name)) return detail(400, name.left.detail)
       const { dataDir, tunables } = yield* KiokuConfig
       const view = yield* snapshot(characterDir(dataDir, name.right), tunables, yield* Clock.currentTimeMillis)
-      return json({ name: name.right, ...view })
+      return wire(Wire.BrowserView, { name: name.right, ...view })
     }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
   ),
   HttpRouter.post(
@@ -60,7 +61,7 @@ export const browserRouter = HttpRouter.empty.pipe(
       const r = result.right
       if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
       if (r._tag === "ReadOnly") return json({ success: false, error: "read_only" }, 409)
-      return json({ success: true, id: r.id, text: r.text })
+      return wire(Wire.EntryEdited, { success: true, id: r.id, text: r.text })
     })
   )
 )

@@ -9,7 +9,8 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
-import { json } from "./Responses.js"
+import { json, wire } from "./Responses.js"
+import { EntryActed } from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
 
 const ActionBody = Schema.Struct({
@@ -38,7 +39,7 @@ export const entryRouter = HttpRouter.empty.pipe(
       const r = result.right
       if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
       if (r._tag === "NotAllowed") return json({ success: false, error: "not_allowed", status: r.status }, 409)
-      return json({ success: true, status: r.status })
+      return wire(EntryActed, { success: true, status: r.status })
     })
   )
 )

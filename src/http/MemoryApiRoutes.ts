@@ -11,7 +11,8 @@ import type { RecentSnapshot } from "../actor/Commands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import * as Browser from "../memory/recent/BrowserEdit.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
-import { json } from "./Responses.js"
+import { json, wire } from "./Responses.js"
+import { RecentFile, RecentSaved } from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
 
 const SaveBody = Schema.Struct({
@@ -81,7 +82,12 @@ const saveRecent = Effect.gen(function* () {
   const result = outcome.right
   if (result._tag === "Conflict") return conflict(result.current)
   if (result._tag === "Unwritable") return failed(result.message)
-  return json({ success: true, need_refresh: true, catgirl_name: name.right, ...tokensOf(result.snapshot) })
+  return wire(RecentSaved, {
+    success: true,
+    need_refresh: true,
+    catgirl_name: name.right,
+    ...tokensOf(result.snapshot)
+  })
 })
 
 const renameCharacter = Effect.gen(function* () {
@@ -134,7 +140,7 @@ export const memoryApiRouter = HttpRouter.empty.pipe(
       if (Either.isLeft(snapshot)) return storeFailure(snapshot.left, 500)
       return Option.match(snapshot.right, {
         onNone: () => failed("文件不存在", 404),
-        onSome: (s) => json({ content: s.content, ...tokensOf(s) })
+        onSome: (s) => wire(RecentFile, { content: s.content, ...tokensOf(s) })
       })
     })
   ),

@@ -3,8 +3,12 @@
  * `{"status":"error"}` for failed memory operations, the 409 limited-mode body.
  */
 import { HttpServerResponse } from "@effect/platform"
+import type { Schema } from "effect"
 
 export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
+
+/** A JSON body checked at compile time against the browser/Wire.ts schema the pages decode it with. */
+export const wire = <A, I>(_schema: Schema.Schema<A, I>, body: NoInfer<I>, status = 200) => json(body, status)
 
 export const detail = (status: number, message: string) => json({ detail: message }, status)
 

@@ -17,6 +17,7 @@ import { entryRouter } from "./EntryRoutes.js"
 import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
 import { browserRouter } from "./BrowserRoutes.js"
+import { assetRouter } from "./AssetRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -37,7 +38,8 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     statechartRouter,
     entryRouter,
     browserRouter,
-    memoryApiRouter
+    memoryApiRouter,
+    assetRouter
   ).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(

@@ -15,7 +15,8 @@ import { MemoryService } from "../MemoryService.js"
 import { graphs, machineNames } from "../statecharts/Graph.js"
 import * as Live from "../statecharts/Live.js"
 import { statechartsPage } from "../statecharts/Page.js"
-import { detail, json, operationFailed, validation } from "./Responses.js"
+import { detail, operationFailed, validation, wire } from "./Responses.js"
+import * as Wire from "../browser/Wire.js"
 
 const stateNames = Object.fromEntries(graphs().map((g) => [g.id, g.states.map((s) => s.id)]))
 const EntriesQuery = Schema.Struct({ machine: Schema.Literal(...machineNames), state: Schema.String })
@@ -56,12 +57,12 @@ export const statechartRouter = HttpRouter.empty.pipe(
       const actors = yield* Effect.forEach(names, (name) =>
         Effect.map(sessionOf(name), (session) => ({ name, session }))
       )
-      return json({ actors })
+      return wire(Wire.LiveActors, { actors })
     })
   ),
   HttpRouter.get(
     "/api/memory/statecharts/characters",
-    Effect.map(KiokuConfig, ({ dataDir }) => json({ characters: [...characters(dataDir)].sort() }))
+    Effect.map(KiokuConfig, ({ dataDir }) => wire(Wire.Characters, { characters: [...characters(dataDir)].sort() }))
   ),
   HttpRouter.get(
     "/api/memory/statecharts/:name",
@@ -70,7 +71,7 @@ export const statechartRouter = HttpRouter.empty.pipe(
       if (Either.isLeft(name)) return detail(400, name.left.detail)
       const all = yield* liveEntries(name.right)
       const session = yield* sessionOf(name.right)
-      return json({
+      return wire(Wire.StateCounts, {
         name: name.right,
         session,
         machines: {
@@ -94,10 +95,12 @@ export const statechartRouter = HttpRouter.empty.pipe(
         return validation(["query", "state"], `state must be a state of ${machine}`, "value_error")
       if (machine === "session") {
         const session = yield* sessionOf(name.right)
-        return json({ entries: session === state ? [{ id: name.right, text: "live session actor", score: null }] : [] })
+        return wire(Wire.StateEntries, {
+          entries: session === state ? [{ id: name.right, text: "live session actor", score: null }] : []
+        })
       }
       const all = yield* liveEntries(name.right)
-      return json({
+      return wire(Wire.StateEntries, {
         entries: all
           .filter((e) => e.machine === machine && e.state === state)
           .map((e) => ({
@@ -117,7 +120,7 @@ export const statechartRouter = HttpRouter.empty.pipe(
       const entryId = (yield* HttpRouter.params)["entryId"] ?? ""
       const { dataDir } = yield* KiokuConfig
       const history = yield* Live.history(Live.characterDir(dataDir, name.right), entryId)
-      return json({ id: entryId, history })
+      return wire(Wire.History, { id: entryId, history })
     }).pipe(Effect.catchTags({ StoreError: failed }))
   )
 )

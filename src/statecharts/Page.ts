@@ -1,11 +1,12 @@
 /**
  * The `/statecharts` page: the three machines' SVGs (rendered by Layout from the generated graphs), a
- * character picker and an entries/history panel, with inline CSS and a small inline script (plain DOM and
- * fetch against the `/api/memory/statecharts` routes). No external assets, so it works offline. The layout
+ * character picker and an entries/history panel, with inline CSS; its script is web/statecharts.ts, served by
+ * kioku at /assets/ (no CDN, so it works offline). The layout
  * is one column on a phone and charts + side panel from 1000px; every control is keyboard reachable.
  */
 import { graphs } from "./Graph.js"
 import { renderSvg } from "./Layout.js"
+import { scriptTag } from "../browser/Assets.js"
 
 const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.4 system-ui,sans-serif;color:#1d232a;background:#f6f7f9}
@@ -27,57 +28,6 @@ td,th{border-bottom:1px solid #e3e7eb;padding:.25rem;text-align:left;vertical-al
 select{font:inherit;padding:.3rem}
 @media(max-width:700px){svg.chart{max-width:none}main{padding:.5rem}section.machine{padding:.5rem}}`
 
-const script = `
-(function(){
-  var picker=document.getElementById("character"),panel=document.getElementById("panel"),status=document.getElementById("status");
-  var api="/api/memory/statecharts/";
-  function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined)e.textContent=text;if(cls)e.className=cls;return e}
-  function get(url){return fetch(url).then(function(r){return r.json().then(function(b){if(!r.ok)throw new Error(b.detail||r.status);return b})})}
-  function name(){return picker.value}
-  function show(title,body){panel.textContent="";panel.appendChild(el("h2",title));body.forEach(function(b){panel.appendChild(b)})}
-  function counts(){
-    if(!name()){status.textContent="No character selected.";return}
-    get(api+encodeURIComponent(name())).then(function(c){
-      document.querySelectorAll(".state").forEach(function(g){
-        var m=c.machines[g.dataset.machine]||{},n=m[g.dataset.state]||0,label=g.dataset.state;
-        g.querySelector(".count").textContent=String(n);g.setAttribute("aria-label",label+" ("+n+" entries)");
-      });
-      status.textContent=name()+": session "+(c.session===null?"not loaded":c.session);
-      get("/api/memory/live_actors").then(function(l){
-        document.getElementById("live").textContent=" · live actors: "+(l.actors.length?l.actors.map(function(a){return a.name+" ("+(a.session||"?")+")"}).join(", "):"none");
-      });
-    }).catch(function(e){status.textContent="Could not load counts: "+e.message});
-  }
-  function history(id){
-    get(api+encodeURIComponent(name())+"/history/"+encodeURIComponent(id)).then(function(h){
-      var t=el("table"),head=el("tr");["event","time","from","to"].forEach(function(x){head.appendChild(el("th",x))});t.appendChild(head);
-      h.history.forEach(function(s){var r=el("tr");[s.type,s.ts,s.from||"",s.to||""].forEach(function(x){r.appendChild(el("td",x))});t.appendChild(r)});
-      show("History of "+id,[h.history.length?t:el("p","No journal events mention this entry.","muted")]);
-    }).catch(function(e){show("History",[el("p",e.message)])});
-  }
-  function entries(g){
-    document.querySelectorAll(".state.selected").forEach(function(s){s.classList.remove("selected")});g.classList.add("selected");
-    var m=g.dataset.machine,s=g.dataset.state;
-    get(api+encodeURIComponent(name())+"/entries?machine="+encodeURIComponent(m)+"&state="+encodeURIComponent(s)).then(function(r){
-      var ul=el("ul");
-      r.entries.forEach(function(e){var li=el("li"),b=el("button",e.text||e.id);b.type="button";
-        b.appendChild(el("div",e.id+(e.score===null?"":" · score "+e.score),"muted"));
-        b.addEventListener("click",function(){history(e.id)});li.appendChild(b);ul.appendChild(li)});
-      show(m+" · "+s+" ("+r.entries.length+")",[r.entries.length?ul:el("p","No entries in this state.","muted")]);
-    }).catch(function(e){show(m+" · "+s,[el("p",e.message)])});
-  }
-  document.querySelectorAll(".state").forEach(function(g){
-    g.addEventListener("click",function(){entries(g)});
-    g.addEventListener("keydown",function(e){if(e.key==="Enter"||e.key===" "){e.preventDefault();entries(g)}});
-  });
-  picker.addEventListener("change",counts);
-  get(api+"characters").then(function(r){
-    r.characters.forEach(function(c){var o=el("option",c);o.value=c;picker.appendChild(o)});
-    var want=new URLSearchParams(location.search).get("character");if(want&&r.characters.indexOf(want)>=0)picker.value=want;
-    counts();
-  });
-})();`
-
 const section = (svg: string, id: string) =>
   `<section class="machine" aria-labelledby="h-${id}"><h2 id="h-${id}">${id}</h2>${svg}</section>`
 
@@ -93,4 +43,4 @@ export const statechartsPage = (): string =>
     .map((g) => section(renderSvg(g), g.id))
     .join("") +
   `</div><aside id="panel" aria-live="polite"><h2>Entries</h2><p class="muted">Choose a state to list its entries, ` +
-  `then an entry to see its history.</p></aside></main><script>${script}</script></body></html>`
+  `then an entry to see its history.</p></aside></main>${scriptTag("statecharts.js")}</body></html>`

@@ -31,6 +31,9 @@ const TimeRowSchema = Schema.Struct({
   timestamp: Schema.String
 })
 const decodeRows = Schema.decodeUnknownSync(Schema.Array(TimeRowSchema))
+const decodeMessages = Schema.decodeUnknownSync(
+  Schema.Array(Schema.Struct({ id: Schema.Number, message: Schema.String }))
+)
 const MaxRow = Schema.Struct({ ts: Schema.NullOr(Schema.String) })
 const decodeMax = Schema.decodeUnknownSync(MaxRow)
 const decodeHits = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ id: Schema.String, content: Schema.String })))
@@ -59,6 +62,14 @@ export interface TimeIndex {
     tokens: ReadonlyArray<string>,
     limit: number
   ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>, StoreError>
+  /**
+   * Replaces, in one transaction, the `message` of every row whose text contains `needle` and for which
+   * `rewrite` returns a new text; answers how many rows changed.
+   */
+  readonly rewriteMessages: (
+    needle: string,
+    rewrite: (message: string) => string | undefined
+  ) => Effect.Effect<number, StoreError>
   /** Checkpoints the WAL, which fsyncs it: every commit so far survives power loss. */
   readonly checkpoint: Effect.Effect<void, StoreError>
   readonly close: Effect.Effect<void>
@@ -150,7 +161,18 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
   const search = db.prepare(
     "SELECT fact_id AS id, content FROM facts_fts_v2 WHERE facts_fts_v2 MATCH ? ORDER BY bm25(facts_fts_v2) LIMIT ?"
   )
+  const containing = db.prepare("SELECT id, message FROM time_indexed_original WHERE instr(message, ?) > 0")
+  const setMessage = db.prepare("UPDATE time_indexed_original SET message = ? WHERE id = ?")
+  const rewriteAll = db.transaction((needle: string, rewrite: (message: string) => string | undefined) => {
+    let changed = 0
+    for (const row of decodeMessages(containing.all(needle))) {
+      const next = rewrite(row.message)
+      if (next !== undefined && next !== row.message) changed += setMessage.run(next, row.id).changes
+    }
+    return changed
+  })
   return {
+    rewriteMessages: (needle, rewrite) => wrap("rewrite", () => rewriteAll(needle, rewrite)),
     indexFacts: (entries) => wrap("fts-index", () => index(entries)),
     searchFacts: (tokens, limit) =>
       wrap("fts-search", () => {

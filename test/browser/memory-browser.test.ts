@@ -50,6 +50,16 @@ describe("the /memory_browser page in Chromium", () => {
         yield* run(() => fact.getByRole("button", { name: "Save" }).click())
         yield* run(() => p.locator("#status", { hasText: "Saved fact_20261101090000_aaaa0002" }).waitFor())
         assert.include(yield* run(() => p.locator("#fact-list").textContent()), "Kyoto in spring 2025")
+        yield* run(() => p.locator("#fact-search").fill("morning"))
+        assert.strictEqual(yield* run(() => p.locator("#fact-list li.card").count()), 1)
+        const archive = p.locator("#fact-archive-summary")
+        assert.strictEqual(yield* run(() => archive.textContent()), "Archived facts (1 of 2, read-only)")
+        yield* run(() => archive.focus())
+        yield* run(() => p.keyboard.press("Enter"))
+        const archived = p.locator('#fact-archive-list li.card[data-id="fact_20260901090000_bbbb0002"]')
+        yield* run(() => archived.waitFor())
+        assert.include(yield* run(() => archived.textContent()), "archived 2026-10-01T08:00:00")
+        assert.strictEqual(yield* run(() => archived.getByRole("button").count()), 0)
         assert.include(readFileSync(path.join(temp.memory, "Tian", "facts.json"), "utf8"), "Kyoto in spring 2025")
 
         yield* run(() => p.locator("#tab-settings").click())
@@ -110,10 +120,8 @@ describe("the /memory_browser page in Chromium", () => {
         const p = yield* page()
         yield* run(() => p.goto(`${server?.url}/memory_browser?character=Tian`))
         yield* run(() => p.locator("#recent-list li.card").nth(2).waitFor())
-        assert.strictEqual(
-          yield* run(() => p.locator("#memo").inputValue()),
-          "memo: likes tea\n---\nolder: moved to Kyoto"
-        )
+        assert.strictEqual(yield* run(() => p.locator("#memo").inputValue()), "memo: likes tea")
+        assert.strictEqual(yield* run(() => p.getByLabel("Older").inputValue()), "older: moved to Kyoto")
         // Clicks save and waits for the save request's answer, so a message left from an earlier save
         // cannot be mistaken for this one.
         const saveAndWait = () =>
@@ -130,7 +138,7 @@ describe("the /memory_browser page in Chromium", () => {
         const file = () => get(`${server?.url}/api/memory/recent_file?filename=recent_Tian.json`)
         const saved = JSON.parse((yield* run(file)).text)
         assert.include(saved.content, "hello again")
-        assert.include(saved.content, "older: moved to Kyoto")
+        assert.include(saved.content, JSON.stringify("memo: likes tea\n---\nolder: moved to Kyoto"))
         assert.notInclude(saved.content, "bye")
 
         const other = yield* run(() =>
@@ -154,10 +162,15 @@ describe("the /memory_browser page in Chromium", () => {
         yield* run(() => p.waitForFunction("document.getElementById('memo').value === 'memo: changed elsewhere'"))
         assert.notInclude(JSON.parse((yield* run(file)).text).content, "a stale edit")
 
-        yield* run(() => p.locator("#memo").fill("memo: kept"))
+        yield* run(() => p.locator("#memo").fill("memo: kept\n"))
+        yield* run(() => p.locator("#memo-older").fill("older: an edited older part"))
         yield* run(() => p.locator("#recent-clear").click())
         yield* saveAndWait()
-        assert.include(JSON.parse((yield* run(file)).text).content, "memo: kept")
+        const cleared = JSON.parse(JSON.parse((yield* run(file)).text).content)
+        assert.deepStrictEqual(
+          cleared.map((i: { data: { content: string } }) => i.data.content),
+          ["memo: kept\n\n---\n\nolder: an edited older part"]
+        )
       }),
     60_000
   )

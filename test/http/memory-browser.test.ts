@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { get, post, serverSuite } from "../support/server.js"
 import { seed } from "../support/browserSeed.js"
+import { assertOwnScripts } from "../support/assets.js"
 
 describe("memory browser routes", () => {
   const { temp, start } = serverSuite()
@@ -13,17 +14,19 @@ describe("memory browser routes", () => {
     return JSON.parse(r.text)
   }
 
-  it("serves the self-contained page", async () => {
+  it("serves the page and its bundled script, nothing else", async () => {
     const server = await start(temp.memory)
     const page = await get(`${server.url}/memory_browser`)
     assert.strictEqual(page.status, 200)
     assert.match(page.type, /^text\/html/)
     for (const tab of ["recent", "facts", "reflections", "persona", "settings"])
       assert.include(page.text, `id="tab-${tab}"`)
-    assert.notMatch(page.text, /<(script|link)[^>]+(src|href)=/)
+    await assertOwnScripts(server.url, page.text, ["/assets/memory-browser.js"])
+    for (const bad of ["other.js", "..%2Fkioku.mjs", "memory-browser.ts"])
+      assert.strictEqual((await get(`${server.url}/assets/${bad}`)).status, 404, bad)
   })
 
-  it("reads facts, reflections with their score decay, and persona by section", async () => {
+  it("reads facts, archived facts, reflections with their score decay, and persona by section", async () => {
     seed(path.join(temp.memory, "Tian"))
     const server = await start(temp.memory)
     const view = await getJson(`${server.url}/api/memory/browser/Tian`)
@@ -42,6 +45,24 @@ describe("memory browser routes", () => {
       "id",
       "importance",
       "text"
+    ])
+    assert.deepStrictEqual(view.archived_facts, [
+      {
+        id: "fact_20260901090000_bbbb0002",
+        text: "Tian drank coffee every morning",
+        importance: 5,
+        entity: "master",
+        created_at: "2026-11-01T09:00:00",
+        archived_at: "2026-10-01T08:00:00"
+      },
+      {
+        id: "fact_20250101090000_bbbb0001",
+        text: "Tian lived in Osaka as a student",
+        importance: 4,
+        entity: "master",
+        created_at: "2026-11-01T09:00:00",
+        archived_at: null
+      }
     ])
     const p1 = view.reflections.find((r: { id: string }) => r.id === "ref_p1")
     assert.deepStrictEqual(p1.source_fact_ids, ["fact_20261101090000_aaaa0001"])
@@ -64,7 +85,7 @@ describe("memory browser routes", () => {
     assert.strictEqual(sections["master"][1].score, 1)
     assert.strictEqual((await get(`${server.url}/api/memory/browser/a..b`)).status, 400)
     const empty = await getJson(`${server.url}/api/memory/browser/Nobody`)
-    assert.deepStrictEqual([empty.facts, empty.reflections], [[], []])
+    assert.deepStrictEqual([empty.facts, empty.archived_facts, empty.reflections], [[], [], []])
   })
 
   it("edits a fact and a persona entry through the journal; a restart keeps the edits", async () => {

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs"
 import * as path from "node:path"
 import { get, post, serverSuite, type RunningServer } from "../support/server.js"
 import { seed } from "../support/statechartSeed.js"
+import { assertOwnScripts } from "../support/assets.js"
 
 describe("state-chart routes", () => {
   let server: RunningServer | undefined
@@ -14,7 +15,7 @@ describe("state-chart routes", () => {
     return JSON.parse(r.text)
   }
 
-  it("serves the page with the three machines' charts, self-contained", async () => {
+  it("serves the page with the three machines' charts and its own script", async () => {
     server = await start(temp.memory)
     const page = await get(`${server.url}/statecharts`)
     assert.strictEqual(page.status, 200)
@@ -25,7 +26,7 @@ describe("state-chart routes", () => {
     // the bundled server still narrows `feedback` by its stateIn guard: no feedback loop on merged
     assert.include(page.text, 'data-from="pending" data-to="pending"')
     assert.notInclude(page.text, 'data-from="merged" data-to="merged"')
-    assert.notMatch(page.text, /<(script|link)[^>]+(src|href)=/)
+    await assertOwnScripts(server.url, page.text, ["/assets/statecharts.js"])
   })
 
   it("counts a seeded character's entries per state, lists them and their history", async () => {

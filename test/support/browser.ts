@@ -1,6 +1,7 @@
 /**
  * Headless Debian Chromium for browser tests, driven by playwright-core (which never downloads a browser):
- * one browser per test file, a fresh page per test, closed with the scope.
+ * one browser per test file, a fresh page per test, closed with the scope. An uncaught error in a page's
+ * script is rethrown in the test process, where vitest reports it and fails the run.
  */
 import { Effect } from "effect"
 import { chromium, type Browser, type Page } from "playwright-core"
@@ -16,5 +17,9 @@ export const browser = Effect.acquireRelease(
 export const page = (size: { readonly width: number; readonly height: number } = { width: 1280, height: 800 }) =>
   Effect.gen(function* () {
     const b = yield* browser
-    return yield* Effect.promise((): Promise<Page> => b.newPage({ viewport: size }))
+    const p = yield* Effect.promise((): Promise<Page> => b.newPage({ viewport: size }))
+    p.on("pageerror", (error) => {
+      throw error
+    })
+    return p
   })

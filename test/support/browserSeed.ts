@@ -1,5 +1,8 @@
-/** The state-chart seed plus facts, source facts on a reflection and a protected card line, for the memory browser. */
-import { readFileSync, writeFileSync } from "node:fs"
+/**
+ * The state-chart seed plus facts, archived facts (a legacy flat file and a shard), source facts on a
+ * reflection and a protected card line, for the memory browser.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { seed as statechartSeed } from "./statechartSeed.js"
 
@@ -19,6 +22,16 @@ export const seed = (dir: string) => {
     fact("fact_20261101090000_aaaa0001", "Tian drinks oolong tea every morning", 7),
     fact("fact_20261101090000_aaaa0002", "Tian moved to Kyoto in spring", 6),
     fact("fact_20261101090000_aaaa0003", "Tian plays the violin on weekends", 5)
+  ])
+  json("facts_archive.json", [fact("fact_20250101090000_bbbb0001", "Tian lived in Osaka as a student", 4)])
+  mkdirSync(path.join(dir, "facts_archive"), { recursive: true })
+  const shard = "2026-10-01_0a1b2c3d.json"
+  json(path.join("facts_archive", shard), [
+    {
+      ...fact("fact_20260901090000_bbbb0002", "Tian drank coffee every morning", 5),
+      archived_at: "2026-10-01T08:00:00",
+      archive_shard_path: shard
+    }
   ])
   const reflections: Array<Record<string, unknown>> = JSON.parse(
     readFileSync(path.join(dir, "reflections.json"), "utf8")

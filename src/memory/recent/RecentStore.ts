@@ -45,6 +45,8 @@ export const tagWithEvent = (eventId: string, messages: ReadonlyArray<StoredMess
 /** One array item as `JSON.stringify(array, null, 2)` prints it, so the file text can be built incrementally. */
 const itemText = (m: StoredMessage): string => "  " + JSON.stringify(m, null, 2).replace(/\n/g, "\n  ")
 const arrayText = (texts: ReadonlyArray<string>): string => (texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`)
+/** The whole file's text as kioku writes it (two-space indent). */
+export const fileText = (items: ReadonlyArray<StoredMessage>): string => arrayText(items.map(itemText))
 const appendText = (text: string, added: ReadonlyArray<string>): string =>
   added.length === 0 ? text : text === "[]" ? arrayText(added) : `${text.slice(0, -2)},\n${added.join(",\n")}\n]`
 
