@@ -4,35 +4,13 @@
  * history-length measure. Every request is acknowledged only once durable, so this measures durable turns
  * per second and per-request latency (p50/p99) from the client's side.
  */
-import { Agent, request } from "node:http"
+import { Agent } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { startServer } from "../test/support/server.js"
-
-const post = (agent: Agent, port: number, pathName: string, body: string) =>
-  new Promise<number>((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: pathName,
-        agent,
-        headers: { "content-type": "application/json" }
-      },
-      (res) => {
-        res.resume()
-        res.on("end", () => resolve(res.statusCode ?? 0))
-      }
-    )
-    req.on("error", reject)
-    req.end(body)
-  })
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+import { percentile, send } from "./Http.js"
 
 export interface IngestResult {
   readonly characters: number
@@ -68,7 +46,7 @@ const scenario = async (
       const i = sent++
       const name = `c${concurrency}-n${characters}-${(w + i) % characters}`
       const t0 = performance.now()
-      const status = await post(agent, port, `/cache/${name}`, turnBody(i))
+      const status = (await send(agent, port, "POST", `/cache/${name}`, turnBody(i))).status
       if (status !== 200) throw new Error(`status ${status}`)
       latencies.push(performance.now() - t0)
     }
@@ -101,7 +79,7 @@ const historyScenario = async (port: number): Promise<HistoryResult> => {
   const latencies: Array<number> = []
   for (let i = 0; i < 1000; i++) {
     const t0 = performance.now()
-    await post(agent, port, "/cache/history-1000", turnBody(i))
+    await send(agent, port, "POST", "/cache/history-1000", turnBody(i))
     latencies.push(performance.now() - t0)
   }
   agent.destroy()

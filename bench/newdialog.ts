@@ -8,7 +8,7 @@
  * one character and with `--chars`. The rendered size is printed before and after, so a background loop
  * changing the persona mid-run would show.
  */
-import { Agent, request } from "node:http"
+import { Agent } from "node:http"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import * as path from "node:path"
@@ -17,18 +17,7 @@ import { localIso } from "../src/domain/LocalTime.js"
 import { cardLines } from "../src/memory/persona/CardSync.js"
 import { newEntry } from "../src/memory/persona/Persona.js"
 import { history, startServer, turn } from "../test/support/server.js"
-
-const send = (agent: Agent, port: number, method: string, pathName: string, body?: string) =>
-  new Promise<{ readonly status: number; readonly text: string }>((resolve, reject) => {
-    const headers = body === undefined ? {} : { "content-type": "application/json" }
-    const req = request({ host: "127.0.0.1", port, method, path: pathName, agent, headers }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-    })
-    req.on("error", reject)
-    req.end(body)
-  })
+import { percentile, send } from "./Http.js"
 
 const DAY = 86_400_000
 const names = ["Lanlan", "Mochi", "Yuki", "Sakura", "Kuro", "Momo", "Hana", "Rin", "Tama", "Nana"]
@@ -134,9 +123,6 @@ const seedCharacter = (memory: string, ai: string, now: number) => {
   writeFileSync(path.join(dir, "reflections.json"), JSON.stringify(reflections, null, 2))
   writeFileSync(path.join(dir, "recent.json"), JSON.stringify(recent, null, 2))
 }
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 /** One table row: characters, clients, requests, req/s, p50, p95, p99 and mean ms. */
 const scenario = async (port: number, chars: ReadonlyArray<string>, clients: number, total: number) => {

@@ -7,12 +7,13 @@
  * extracted (`/internal/maintenance/run_once`), then the next query — the one that brings the index up to
  * date with the changed facts.json — is timed.
  */
-import { Agent, request } from "node:http"
+import { Agent } from "node:http"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { startServer } from "../test/support/server.js"
+import { percentile, postOk } from "./Http.js"
 
 const rng = (seed: number) => () => {
   seed = (seed * 1664525 + 1013904223) >>> 0
@@ -69,30 +70,6 @@ const plantFacts = (dir: string, count: number) => {
   return words
 }
 
-const post = (agent: Agent, port: number, pathName: string, body: string) =>
-  new Promise<string>((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: pathName,
-        agent,
-        headers: { "content-type": "application/json" }
-      },
-      (res) => {
-        let text = ""
-        res.on("data", (c: Buffer) => (text += c.toString()))
-        res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`status ${res.statusCode}`))))
-      }
-    )
-    req.on("error", reject)
-    req.end(body)
-  })
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-
 export interface RecallResult {
   readonly facts: number
   readonly coldMs: number
@@ -140,7 +117,7 @@ const scale = async (count: number, queries: number): Promise<RecallResult> => {
   const words = plantFacts(path.join(memory, "Bench"), count)
   const server = await startServer(memory, [], { KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600", KIOKU_LOG_LEVEL: "info" })
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const send = (body: string) => post(agent, server.port, "/query_memory/Bench", body)
+  const send = (body: string) => postOk(agent, server.port, "/query_memory/Bench", body)
   try {
     const random = rng(7)
     const t0 = performance.now()
@@ -177,8 +154,8 @@ const scale = async (count: number, queries: number): Promise<RecallResult> => {
       },
       async (body) => {
         const turn = JSON.stringify([{ role: "user", content: `I love ${/zumba\d+/.exec(body)?.[0]}.` }])
-        await post(agent, server.port, "/cache/Bench", JSON.stringify({ input_history: turn }))
-        await post(agent, server.port, "/internal/maintenance/run_once", JSON.stringify({ character: "Bench" }))
+        await postOk(agent, server.port, "/cache/Bench", JSON.stringify({ input_history: turn }))
+        await postOk(agent, server.port, "/internal/maintenance/run_once", JSON.stringify({ character: "Bench" }))
       }
     )
     return { facts: count, coldMs, query, queryAndTime, timeOnly, afterWrite, queries }
