@@ -72,7 +72,14 @@ describe("durability and startup recovery", () => {
       )
     }
     const sentinel = JSON.parse(readFileSync(path.join(dir, "events_applied.json"), "utf8"))
-    assert.strictEqual(sentinel.last_applied_event_id, event.event_id)
+    const journal = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as { event_id: string; type: string })
+    const at = journal.findIndex((e) => e.event_id === event.event_id)
+    assert.isAtLeast(at, 0)
+    // Persona ensure (the one-time evidence migration) journals after the replayed event.
+    assert.strictEqual(sentinel.last_applied_event_id, journal[journal.length - 1]?.event_id)
   })
 
   it("skips an unreadable journal line with a record instead of stalling", async () => {
