@@ -14,14 +14,17 @@ export const kioku = (args: ReadonlyArray<string>, env: Readonly<Record<string, 
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
-/** Every file under `dir` (relative path → sha256 of its content and mtime), to show a command wrote nothing. */
+/**
+ * Every file under `dir` (relative path → sha256 of its content and mtime), to show a command wrote nothing;
+ * the memory-root lock files, which a command that takes the lock rewrites, are left out.
+ */
 export const fingerprint = (dir: string): Record<string, string> => {
   const out: Record<string, string> = {}
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, e.name)
       if (e.isDirectory()) walk(full)
-      else {
+      else if (!e.name.startsWith(".kioku.lock")) {
         const hash = createHash("sha256").update(readFileSync(full)).digest("hex")
         out[path.relative(dir, full)] = `${hash}@${statSync(full).mtimeMs}`
       }
