@@ -19,7 +19,7 @@ import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
 import { envOr, parse, UsageError } from "./Args.js"
-import { doctor, importNeko } from "./OpsCommands.js"
+import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 
 export { UsageError } from "./Args.js"
 
@@ -203,6 +203,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly
   if (command === "build-embeddings") return Effect.asVoid(buildEmbeddings(rest))
   if (command === "doctor") return Effect.asVoid(doctor(rest))
   if (command === "import-neko") return Effect.asVoid(importNeko(rest))
+  if (command === "export") return Effect.asVoid(exportCharacter(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))

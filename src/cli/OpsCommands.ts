@@ -1,13 +1,17 @@
 /**
  * Operator commands: `kioku doctor [--data-dir DIR] [--config FILE] [--json]` (read-only health check; exit
  * code 1 when it finds problems); `kioku import-neko <app dir> [--data-dir DIR] [--config FILE] [--dry-run]
- * [--force]` (validate and copy a N.E.K.O. memory root and its config; refused with the problems listed).
+ * [--force]` (validate and copy a N.E.K.O. memory root and its config; refused with the problems listed);
+ * `kioku export <name> [--data-dir DIR] [--config FILE] [--out FILE]` (one JSON document, stdout by default).
  */
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
+import * as path from "node:path"
 import { loadSettings } from "../Config.js"
 import * as Doctor from "../ops/Doctor.js"
 import { DoctorReport } from "../ops/Findings.js"
 import { importNeko as runImport } from "../ops/ImportNeko.js"
+import * as Export from "../ops/Export.js"
+import { writeAtomic } from "../store/DurableFs.js"
 import { dataDirOf, parse, UsageError } from "./Args.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
@@ -61,7 +65,7 @@ export const importNeko = (args: ReadonlyArray<string>) =>
       })
     ).pipe(
       Effect.tapError((e) =>
-        e._tag === "ImportRefused"
+        e._tag === "ImportRefused" && e.problems.length > 0
           ? out(e.problems.map((p) => `problem ${p.file}: ${p.problem} — fix: ${p.fix}`).join("\n"))
           : Effect.void
       )
@@ -77,4 +81,27 @@ export const importNeko = (args: ReadonlyArray<string>) =>
         `${verb} ${report.characters.length} character(s) from ${report.source} into ${settings.dataDir}`
       ].join("\n")
     )
+  })
+
+export const exportCharacter = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const { values, positionals } = yield* parse(
+      args,
+      { "data-dir": { type: "string" }, config: { type: "string" }, out: { type: "string" } },
+      true
+    )
+    const [name, ...extra] = positionals
+    if (name === undefined || extra.length > 0)
+      return yield* new UsageError({ message: "export takes one character name" })
+    const settings = yield* loadSettings({ dataDir: yield* dataDirOf(values["data-dir"]), configFile: values.config })
+    const document = yield* Export.exportCharacter({
+      dataDir: settings.dataDir,
+      name,
+      maxPerShard: settings.tunables.archive_file_max_entries,
+      now: yield* Clock.currentTimeMillis
+    })
+    const text = yield* Export.encodeDocument(document)
+    if (values.out === undefined) return yield* out(text)
+    yield* writeAtomic(path.resolve(values.out), text + "\n")
+    yield* Effect.sync(() => process.stderr.write(`exported ${name} to ${path.resolve(values.out ?? "")}\n`))
   })

@@ -4,10 +4,8 @@
  * `quick_check` and carry N.E.K.O.'s table, the journal's lines parse and its sentinel names one of them,
  * the outbox parses; leftover temp files and unknown files are reported. Nothing here writes.
  */
-import Database from "better-sqlite3"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { Backoff } from "../actor/ReflectionSynth.js"
 import { SettingsFile } from "../actor/LegacySettings.js"
@@ -24,6 +22,7 @@ import { Reflection, ReflectionsFile } from "../memory/reflection/Reflection.js"
 import { CursorsView } from "../store/Cursors.js"
 import { EventLine, Sentinel } from "../store/EventLog.js"
 import { OutboxLine } from "../store/Outbox.js"
+import { withDatabase } from "./SqliteCopy.js"
 import { errorText, type Collector, type CharacterSummary } from "./Findings.js"
 
 type Decode = (text: string) => Either.Either<unknown, ParseResult.ParseError>
@@ -101,36 +100,15 @@ const checkDecode = (text: string, decode: Decode, rel: string, fix: string, c: 
   if (Either.isLeft(r)) c.problem(rel, `does not decode: ${parseIssue(r.left)}`, fix)
 }
 
-/**
- * Opens a copy (with its `-wal`) in a temp directory: opening the file itself, even read-only, would create
- * `-wal`/`-shm` files beside it.
- */
-const withCopy = <A>(file: string, f: (copy: string) => A): A => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kioku-doctor-"))
-  try {
-    const copy = path.join(tmp, path.basename(file))
-    fs.copyFileSync(file, copy)
-    if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`)
-    return f(copy)
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true })
-  }
-}
-
 const checkSqlite = (file: string, rel: string, table: string | undefined, fix: string, c: Collector) => {
   try {
-    withCopy(file, (copy) => {
-      const db = new Database(copy, { fileMustExist: true })
-      try {
-        const check = db.pragma("quick_check", { simple: true })
-        if (check !== "ok") c.problem(rel, `integrity check failed: ${String(check).slice(0, 160)}`, fix)
-        if (table === undefined) return
-        const cols = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table).map(String)
-        const missing = ["id", "session_id", "message", "timestamp"].filter((n) => !cols.includes(n))
-        if (missing.length > 0) c.problem(rel, `table ${table} lacks ${missing.join(", ")}`, fix)
-      } finally {
-        db.close()
-      }
+    withDatabase(file, (db) => {
+      const check = db.pragma("quick_check", { simple: true })
+      if (check !== "ok") c.problem(rel, `integrity check failed: ${String(check).slice(0, 160)}`, fix)
+      if (table === undefined) return
+      const cols = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table).map(String)
+      const missing = ["id", "session_id", "message", "timestamp"].filter((n) => !cols.includes(n))
+      if (missing.length > 0) c.problem(rel, `table ${table} lacks ${missing.join(", ")}`, fix)
     })
   } catch (e) {
     c.problem(rel, `cannot be opened: ${errorText(e)}`, fix)
