@@ -23,7 +23,7 @@ import { CursorsView } from "../store/Cursors.js"
 import { EventLine, Sentinel } from "../store/EventLog.js"
 import { OutboxLine } from "../store/Outbox.js"
 import { withDatabase } from "./SqliteCopy.js"
-import { errorText, type Collector, type CharacterSummary } from "./Findings.js"
+import { errorText, innermost, type Collector, type CharacterSummary } from "./Findings.js"
 
 type Decode = (text: string) => Either.Either<unknown, ParseResult.ParseError>
 const decoder = <A, I>(schema: Schema.Schema<A, I>) => {
@@ -201,7 +201,7 @@ export const checkCharacter = (root: string, name: string, c: Collector, maxPerS
       files++
       const persona = yield* Effect.either(PersonaStore.make(dir, { maxPerShard }).read)
       if (Either.isLeft(persona))
-        c.problem(rel("persona.json"), `does not decode: ${persona.left.message.slice(0, 160)}`, KEEP)
+        c.problem(rel("persona.json"), `does not decode: ${innermost(persona.left.message)}`, KEEP)
     }
     const dbFix = "stop kioku and restore it from a backup (or salvage it with `sqlite3 time_indexed.db .recover`)"
     if (fs.existsSync(path.join(dir, "time_indexed.db"))) {

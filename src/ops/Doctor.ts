@@ -149,6 +149,14 @@ export const diagnose = (options: {
       for (const entry of fs.readdirSync(root, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
         if (!entry.isDirectory()) continue
         const v = validateCharacterName(entry.name)
+        if (entry.name.startsWith("#import-")) {
+          c.problem(
+            `${entry.name}/`,
+            "leftover of an interrupted import-neko",
+            "delete it (nothing was imported from it)"
+          )
+          continue
+        }
         if (Either.isLeft(v) || v.right !== entry.name) {
           c.note(`${entry.name}/`, "not a valid character name; kioku ignores it", "rename it or move it out")
           continue

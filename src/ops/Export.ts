@@ -21,6 +21,7 @@ import { ReflectionsFile } from "../memory/reflection/Reflection.js"
 import { CursorsView } from "../store/Cursors.js"
 import * as ViewFile from "../store/ViewFile.js"
 import { VERSION } from "../Version.js"
+import { innermost } from "./Findings.js"
 import { withDatabase } from "./SqliteCopy.js"
 
 export const TimeIndexRow = Schema.Struct({
@@ -53,12 +54,9 @@ export type ExportDocument = typeof ExportDocument.Type
 
 export class ExportFailed extends Schema.TaggedError<ExportFailed>()("ExportFailed", { message: Schema.String }) {}
 
-/** Names the file and the innermost line of the error (decode errors are trees, innermost last). */
-const fail = (e: { readonly message: string; readonly file?: string }) => {
-  const lines = e.message.split("\n").map((l) => l.replace(/^[\s│└├─]+/, "").trim())
-  const inner = lines.filter((l) => l !== "").pop() ?? e.message
-  return new ExportFailed({ message: e.file === undefined ? inner : `${e.file}: ${inner}` })
-}
+/** Names the file and the innermost line of the error. */
+const fail = (e: { readonly message: string; readonly file?: string }) =>
+  new ExportFailed({ message: e.file === undefined ? innermost(e.message) : `${e.file}: ${innermost(e.message)}` })
 
 const view = <A, I>(schema: Schema.Schema<A, I>, file: string, empty: A) =>
   ViewFile.make(schema, file).read.pipe(Effect.map(Option.getOrElse(() => empty)), Effect.mapError(fail))

@@ -47,3 +47,13 @@ export const collector = (): Collected & {
 export type Collector = ReturnType<typeof collector>
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200)
+
+/** The innermost line of an error message (decode errors are trees, innermost last). */
+export const innermost = (message: string): string =>
+  (
+    message
+      .split("\n")
+      .map((l) => l.replace(/^[\s│└├─]+/, "").trim())
+      .filter((l) => l !== "")
+      .pop() ?? message
+  ).slice(0, 200)

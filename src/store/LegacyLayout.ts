@@ -93,7 +93,7 @@ const moveOne = (root: string, name: string, flat: string, target: string): Step
   const from = path.join(root, flat)
   const to = path.join(root, name, target)
   if (!lexists(from)) return { moved: false }
-  if (isLink(from) || sidecars.some((s) => isLink(from + s))) return { kept: "a symbolic link is never moved" }
+  if (sidecars.some((s) => isLink(from + s))) return { kept: "a symbolic link is never moved" }
   if (lexists(to)) return { kept: `${name}/${target} exists and is never overwritten` }
   if (sidecars.some((s) => lexists(to + s))) return { kept: `${name}/${target} has stray sidecar files` }
   const done: Array<string> = []
@@ -121,14 +121,16 @@ export const migrate = (root: string, configured: ReadonlyArray<string>) =>
       const valid = validateCharacterName(name)
       if (Either.isLeft(valid) || valid.right !== name) continue
       const present = legacyFiles.filter(([pattern]) => lexists(path.join(root, pattern.replace("{name}", name))))
-      if (present.length === 0) continue
+      const links = present.filter(([pattern]) => isLink(path.join(root, pattern.replace("{name}", name))))
+      kept.push(...links.map(([p]) => ({ file: p.replace("{name}", name), reason: "a symbolic link is never moved" })))
+      if (present.length === links.length) continue
       const dir = path.join(root, name)
       if (isLink(dir) || (lexists(dir) && !fs.statSync(dir).isDirectory())) {
         kept.push(...present.map(([p]) => ({ file: p.replace("{name}", name), reason: `${name} is not a directory` })))
         continue
       }
       yield* ensureDir(dir)
-      for (const [pattern, target] of present) {
+      for (const [pattern, target] of present.filter((p) => !links.includes(p))) {
         const flat = pattern.replace("{name}", name)
         const step = moveOne(root, name, flat, target)
         if ("kept" in step) kept.push({ file: flat, reason: step.kept })

@@ -54,6 +54,7 @@ describe("kioku doctor", () => {
     mkdirSync(path.join(dir, "reflection_archive"))
     writeFileSync(path.join(dir, "reflection_archive", "2026-01-02_0123abcd.json"), "{}")
     writeFileSync(path.join(memory, "facts_Bob.json"), "[]")
+    mkdirSync(path.join(memory, "#import-deadbeef", "Mochi"), { recursive: true })
     mkdirSync(path.join(root, "config"), { recursive: true })
     writeFileSync(path.join(root, "config", "core_config.json"), JSON.stringify({ powerful_memory_enabled: "yes" }))
     writeFileSync(
@@ -74,6 +75,7 @@ describe("kioku doctor", () => {
       /^Mochi\/recent\.json\.0badc0de\.tmp: temp file/,
       /^Mochi\/reflection_archive\/2026-01-02_0123abcd\.json: does not decode/,
       /^facts_Bob\.json: legacy flat file not yet moved/,
+      /^#import-deadbeef\/: leftover of an interrupted import-neko/,
       /^config\/core_config\.json: powerful_memory_enabled is not true\/false/,
       /^config\/characters\.json: character name "a\/b" is invalid/,
       /^config\/characters\.json: 当前猫娘 "Zed" is not in 猫娘/
@@ -92,6 +94,6 @@ describe("kioku doctor", () => {
     const text = kioku(["doctor", "--data-dir", memory])
     assert.strictEqual(text.status, 1)
     assert.match(text.stdout, /problem Mochi\/facts\.json: does not decode: .* — fix: .+/)
-    assert.match(text.stdout, /\n10 problems found$/m)
+    assert.match(text.stdout, /\n11 problems found$/m)
   })
 })

@@ -77,6 +77,7 @@ describe("legacy flat layout", () => {
       )
       assert.isTrue(existsSync(path.join(root, "time_indexed_Stray.db")))
       assert.isFalse(existsSync(path.join(root, "Stray", "time_indexed.db")))
+      assert.isFalse(existsSync(path.join(root, "Linked")))
     })
   )
 })
