@@ -7,6 +7,7 @@
 import { Clock, Effect, Schema } from "effect"
 import * as path from "node:path"
 import { loadSettings } from "../Config.js"
+import { defaultModelDir } from "../embed/DefaultModel.js"
 import * as Doctor from "../ops/Doctor.js"
 import { DoctorReport } from "../ops/Findings.js"
 import { importNeko as runImport } from "../ops/ImportNeko.js"
@@ -27,7 +28,8 @@ export const doctor = (args: ReadonlyArray<string>) =>
     const report = yield* Doctor.diagnose({
       dataDir: settings.dataDir,
       configDir: settings.configDir,
-      maxPerShard: settings.tunables.archive_file_max_entries
+      maxPerShard: settings.tunables.archive_file_max_entries,
+      modelLock: `${defaultModelDir(settings)}.lock`
     })
     yield* out(
       values.json === true ? JSON.stringify(yield* Schema.encode(DoctorReport)(report)) : Doctor.format(report)

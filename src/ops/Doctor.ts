@@ -122,10 +122,37 @@ const checkRootFiles = (root: string, c: Collector, running: boolean) => {
   }
 }
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return e instanceof Error && "code" in e && e.code === "EPERM"
+  }
+}
+
+/** The built-in embedding model's build lock (`<model dir>.lock`, holding the builder's pid). */
+const checkModelLock = (lock: string, c: Collector) => {
+  let text: string
+  try {
+    text = fs.readFileSync(lock, "utf8").trim()
+  } catch {
+    return
+  }
+  const pid = Number(text)
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    c.note(lock, `an embedding model build is running (pid ${pid})`, "none: wait for it")
+  } else {
+    c.note(lock, "stale embedding-model build lock", "none needed: the next build removes it (or delete it)")
+  }
+}
+
 export const diagnose = (options: {
   readonly dataDir: string
   readonly configDir: string
   readonly maxPerShard: number
+  /** `<model dir>.lock` of the built-in embedding model. */
+  readonly modelLock?: string | undefined
 }) =>
   Effect.gen(function* () {
     const root = path.resolve(options.dataDir)
@@ -141,6 +168,7 @@ export const diagnose = (options: {
       c.note(".kioku.lock.pid", `names pid ${server.pid}, but no server holds the lock`, "none needed (stale pid file)")
     }
     checkConfig(path.resolve(options.configDir), c)
+    if (options.modelLock !== undefined) checkModelLock(options.modelLock, c)
     const characters: Array<DoctorReport["characters"][number]> = []
     if (!fs.existsSync(root)) {
       c.problem(root, "the memory root does not exist", "check --data-dir (kioku creates it on first start)")

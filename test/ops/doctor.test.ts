@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { DEFAULT_PROFILE } from "../../src/embed/DefaultModel.js"
 import { DoctorReport } from "../../src/ops/Findings.js"
 import { history, post, serverSuite, turn } from "../support/server.js"
 import { fingerprint, kioku } from "./support.js"
@@ -55,6 +56,8 @@ describe("kioku doctor", () => {
     writeFileSync(path.join(dir, "reflection_archive", "2026-01-02_0123abcd.json"), "{}")
     writeFileSync(path.join(memory, "facts_Bob.json"), "[]")
     mkdirSync(path.join(memory, "#import-deadbeef", "Mochi"), { recursive: true })
+    mkdirSync(path.join(root, "embedding_models"))
+    writeFileSync(path.join(root, "embedding_models", `${DEFAULT_PROFILE.id}.lock`), "2147483646")
     mkdirSync(path.join(root, "config"), { recursive: true })
     writeFileSync(path.join(root, "config", "core_config.json"), JSON.stringify({ powerful_memory_enabled: "yes" }))
     writeFileSync(
@@ -89,6 +92,7 @@ describe("kioku doctor", () => {
     for (const p of report.problems) assert.isAbove(p.fix.length, 5)
     const notes = report.notes.map((n) => `${n.file}: ${n.problem}`)
     assert.isTrue(notes.some((n) => /^Mochi\/notes\.txt: unknown file/.test(n)))
+    assert.isTrue(notes.some((n) => /embedding_models\/.+\.lock: stale embedding-model build lock$/.test(n)))
     assert.isTrue(notes.some((n) => /^Mochi\/events\.ndjson: line \d+ does not parse/.test(n)))
     assert.deepStrictEqual(fingerprint(root), before)
     const text = kioku(["doctor", "--data-dir", memory])
