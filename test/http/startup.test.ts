@@ -2,6 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { Schema } from "effect"
+import { RecentFile } from "../../src/domain/Message.js"
 import { get, history, post, serverSuite, turn, turnsEvent } from "../support/server.js"
 
 const neko = (type: "human" | "ai", content: string) => ({ type, data: { content } })
@@ -49,8 +51,13 @@ describe("startup order", () => {
     await server.waitFor(/startup recovery done/)
     const after = await post(`${server.url}/cache/Probe`, history(turn("late", "reply")))
     assert.strictEqual(JSON.parse(after.text).status, "cached")
-    const recent = JSON.parse(readFileSync(path.join(memory, "C39", "recent.json"), "utf8")) as Array<unknown>
-    assert.deepStrictEqual(recent.length, 1)
+    const recent = Schema.decodeUnknownSync(Schema.parseJson(RecentFile))(
+      readFileSync(path.join(memory, "C39", "recent.json"), "utf8")
+    )
+    assert.deepStrictEqual(
+      recent.map((m) => m.data.content),
+      ["journal only 39"]
+    )
   })
 
   it("moves a legacy flat N.E.K.O. layout into character directories and serves it", async () => {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -103,7 +103,8 @@ describe("flat reflection archive", () => {
         "2026-03-04",
         "2026-11-30"
       ])
-      const all = shards.flatMap((s) => JSON.parse(readFileSync(path.join(shardDir, s), "utf8")) as Array<unknown>)
+      const decodeShard = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(Schema.Unknown)))
+      const all = shards.flatMap((s) => decodeShard(readFileSync(path.join(shardDir, s), "utf8")))
       assert.sameDeepMembers(all, entries)
       assert.isTrue(existsSync(path.join(shardDir, FlatArchive.SENTINEL)))
       assert.isFalse(existsSync(path.join(dir, FlatArchive.FLAT_FILE)))
