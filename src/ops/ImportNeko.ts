@@ -122,8 +122,8 @@ const mergeConfig = (sourceConfig: string, options: ImportOptions) =>
         )
         continue
       }
-      dstCats[name] = srcCats[name]
       done.push(`characters.json: ${name} ${name in dstCats ? "replaced" : "added"}`)
+      dstCats[name] = srcCats[name]
     }
     const merged = {
       ...src.value,
