@@ -1,7 +1,8 @@
 /**
  * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
  * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor, embedder (ONNX unless
- * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock. Server and
+ * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock. The
+ * maintenance loops and the embedding warm-up start only once startup recovery completes `Recovered`. Server and
  * library both build on `appLayer`; a host clock, when given, is installed under everything
  * (`Layer.setClock`), so every actor reads it.
  */
@@ -20,7 +21,7 @@ import { KiokuConfig, type KiokuSettings } from "./Config.js"
 import { Activity } from "./maintenance/Activity.js"
 import { MaintenanceLive } from "./maintenance/Maintenance.js"
 import { MemoryService } from "./MemoryService.js"
-import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
+import { Recovered, RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
 
@@ -58,7 +59,10 @@ export const appLayer = (options: AppOptions) => {
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
-  const memory = Layer.merge(MemoryService.layer, loops).pipe(Layer.provideMerge(registryAndActivity))
+  const memory = Layer.merge(MemoryService.layer, loops).pipe(
+    Layer.provideMerge(registryAndActivity),
+    Layer.provideMerge(Recovered.layer)
+  )
   const app = Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(
     Layer.provideMerge(lock),
     Layer.provideMerge(config)

@@ -1,49 +1,81 @@
 /**
- * Startup recovery, run before the runtime leaves limited mode: every character directory that has a
- * journal or an outbox gets its actor loaded, which replays journal events past the sentinel (awaited) and
- * schedules the outbox replay (not awaited).
+ * Startup recovery (neko-compat §4.14), run while the runtime is in limited mode: the legacy flat layout
+ * moves into per-character directories and flat reflection archives into shards (file migrations, before
+ * any actor owns the directories); then every character (a directory or a `characters.json` entry) gets its
+ * actor loaded, which reconciles the journal past the sentinel (awaited) and spawns the outbox replay (not
+ * awaited), and its persona ensured (character-card sync, legacy `settings.json` import, the one-time
+ * evidence migration). Only then is the runtime ready and `Recovered` completed, which starts the
+ * maintenance loops and the embedding warm-up.
  */
-import { Effect, Either, Ref } from "effect"
+import { Clock, Deferred, Effect, Either, Ref } from "effect"
 import { existsSync, readdirSync } from "node:fs"
 import * as path from "node:path"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
-import { validateCharacterName } from "./domain/CharacterName.js"
+import { type CharacterName, validateCharacterName } from "./domain/CharacterName.js"
+import type { PersonaFile } from "./memory/persona/Persona.js"
 import { KiokuConfig } from "./Config.js"
-import { RuntimeStatus } from "./RuntimeStatus.js"
+import { Recovered, RuntimeStatus } from "./RuntimeStatus.js"
+import { AppFiles } from "./store/AppFiles.js"
+import type { StoreError } from "./store/DurableFs.js"
+import * as FlatArchive from "./store/FlatArchive.js"
+import * as LegacyLayout from "./store/LegacyLayout.js"
 
-const characterDirs = (root: string): ReadonlyArray<string> => {
-  if (!existsSync(root)) return []
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
+const valid = (name: string): ReadonlyArray<CharacterName> => {
+  const v = validateCharacterName(name)
+  return Either.isRight(v) && v.right === name ? [v.right] : []
 }
+
+const characterDirs = (root: string): ReadonlyArray<CharacterName> =>
+  existsSync(root)
+    ? readdirSync(root, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .flatMap((d) => valid(d.name))
+    : []
+
+const migrateFiles = (root: string, configured: ReadonlyArray<string>, maxPerShard: number) =>
+  Effect.gen(function* () {
+    const legacy = yield* LegacyLayout.migrate(root, configured)
+    if (legacy.moved.length > 0 || legacy.kept.length > 0) {
+      yield* Effect.logInfo("legacy flat layout migrated").pipe(
+        Effect.annotateLogs({ moved: legacy.moved.length, kept: legacy.kept.length })
+      )
+    }
+    for (const k of legacy.kept) {
+      yield* Effect.logWarning("legacy flat file left in place").pipe(Effect.annotateLogs({ ...k }))
+    }
+    const now = yield* Clock.currentTimeMillis
+    for (const name of characterDirs(root)) {
+      yield* FlatArchive.migrate(path.join(root, name), { maxPerShard, now })
+    }
+  })
 
 export const recover = Effect.gen(function* () {
   const settings = yield* KiokuConfig
   const registry = yield* CharacterRegistry
   const status = yield* RuntimeStatus
+  const files = yield* AppFiles
   yield* Ref.set(status, { _tag: "initializing" })
-  const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
-  let loaded = 0
+  const started = yield* Clock.currentTimeMillis
+  const configured = (yield* files.characters).characters
+  yield* migrateFiles(settings.dataDir, configured, settings.tunables.archive_file_max_entries).pipe(
+    Effect.catchAll((e) =>
+      Effect.logError("startup file migration failed").pipe(Effect.annotateLogs({ error: e.message }))
+    )
+  )
+  const names = [...new Set([...characterDirs(settings.dataDir), ...configured.flatMap(valid)])]
   yield* Effect.forEach(
-    characterDirs(settings.dataDir),
-    (dir) => {
-      const name = validateCharacterName(dir)
-      const full = path.join(settings.dataDir, dir)
-      const hasJournal = existsSync(path.join(full, "events.ndjson")) || existsSync(path.join(full, "outbox.ndjson"))
-      if (Either.isLeft(name) || name.right !== dir || !hasJournal) return Effect.void
-      loaded++
-      return registry
-        .warm(name.right)
-        .pipe(
-          Effect.catchAll((e) =>
-            Effect.logError("character recovery failed").pipe(Effect.annotateLogs({ character: dir, error: e.message }))
-          )
+    names,
+    (name) =>
+      registry.warm(name).pipe(
+        Effect.zipRight(registry.ask<PersonaFile, StoreError>(name, (reply) => ({ _tag: "GetPersona", reply }))),
+        Effect.catchAll((e) =>
+          Effect.logError("character recovery failed").pipe(Effect.annotateLogs({ character: name, error: e.message }))
         )
-    },
+      ),
     { concurrency: 4, discard: true }
   )
-  const elapsed = (yield* Effect.clockWith((c) => c.currentTimeMillis)) - started
-  yield* Effect.logInfo("startup recovery done").pipe(Effect.annotateLogs({ characters: loaded, ms: elapsed }))
+  const elapsed = (yield* Clock.currentTimeMillis) - started
+  yield* Effect.logInfo("startup recovery done").pipe(Effect.annotateLogs({ characters: names.length, ms: elapsed }))
   yield* Ref.set(status, { _tag: "ready" })
+  yield* Deferred.succeed(yield* Recovered, undefined)
 })

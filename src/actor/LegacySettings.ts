@@ -9,7 +9,7 @@ import { createHash } from "node:crypto"
 import * as path from "node:path"
 import * as ViewFile from "../store/ViewFile.js"
 
-const Settings = Schema.Record({
+export const SettingsFile = Schema.Record({
   key: Schema.String,
   value: Schema.Record({ key: Schema.String, value: Schema.Unknown })
 })
@@ -17,7 +17,7 @@ const Settings = Schema.Record({
 const valueText = (v: unknown): string =>
   Array.isArray(v) ? v.map(String).join("、") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)
 
-const read = (dir: string) => ViewFile.make(Settings, path.join(dir, "settings.json")).read
+const read = (dir: string) => ViewFile.make(SettingsFile, path.join(dir, "settings.json")).read
 
 /** The persona entries a legacy settings.json migrates into, in file order. */
 export const entries = (dir: string, names: { readonly character: string; readonly master: string }) =>

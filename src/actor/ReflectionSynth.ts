@@ -25,7 +25,10 @@ import { Embedder } from "../embed/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
 import { factAbsorbedLine, reflectionLine } from "./TurnEvent.js"
 
-const Backoff = Schema.Record({ key: Schema.String, value: Schema.Struct({ n: Schema.Number, at: Schema.Number }) })
+export const Backoff = Schema.Record({
+  key: Schema.String,
+  value: Schema.Struct({ n: Schema.Number, at: Schema.Number })
+})
 type Backoff = typeof Backoff.Type
 const noBackoff: Backoff = {}
 const decodeWhen = Schema.decodeUnknownOption(EventWhenRaw)

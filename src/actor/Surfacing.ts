@@ -24,7 +24,7 @@ export const SurfacedRow = Schema.Struct(
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
-const SurfacedFile = Schema.Array(SurfacedRow)
+export const SurfacedFile = Schema.Array(SurfacedRow)
 
 export const surfacedView = (state: State.CharacterState) =>
   ViewFile.make(SurfacedFile, path.join(state.dir, "surfaced.json"))

@@ -6,9 +6,8 @@
  * result on stdout (one JSON object with `--json`).
  * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
  */
-import { Clock, Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import * as path from "node:path"
-import { parseArgs, type ParseArgsConfig } from "node:util"
 import { appLayer } from "../App.js"
 import { loadSettings, parseLogLevel } from "../Config.js"
 import * as DefaultModel from "../embed/DefaultModel.js"
@@ -19,8 +18,10 @@ import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
+import { envOr, parse, UsageError } from "./Args.js"
+import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 
-export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
+export { UsageError } from "./Args.js"
 
 export const usage = `kioku ${VERSION} — long-term memory for AI companion characters
 
@@ -31,25 +32,14 @@ Usage:
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
   kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
+  kioku doctor [--data-dir DIR] [--config FILE] [--json]
+  kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
+  kioku export <name> [--data-dir DIR] [--out FILE]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
 
 const loopback = new Set(["127.0.0.1", "localhost", "::1"])
-
-const envOr = (flag: string | undefined, name: string, fallback: string) =>
-  flag !== undefined
-    ? Effect.succeed(flag)
-    : Config.string(name).pipe(
-        Config.withDefault(fallback),
-        Effect.orElseSucceed(() => fallback)
-      )
-
-const parse = <O extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: O) =>
-  Effect.try({
-    try: () => parseArgs({ args: [...args], options, strict: true }),
-    catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
-  })
 
 export const serve = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -211,6 +201,9 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly
   if (command === "maintain") return Effect.asVoid(maintain(rest))
   if (command === "eval") return Effect.asVoid(evaluate(rest))
   if (command === "build-embeddings") return Effect.asVoid(buildEmbeddings(rest))
+  if (command === "doctor") return Effect.asVoid(doctor(rest))
+  if (command === "import-neko") return Effect.asVoid(importNeko(rest))
+  if (command === "export") return Effect.asVoid(exportCharacter(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))

@@ -1,12 +1,12 @@
 /**
- * The `Embedder` on onnxruntime-node (CPU). Nothing loads at start: the first use (or the warm-up, after
- * `vectors_warmup_delay_seconds`) loads the configured model directory, or the built-in model, building it
+ * The `Embedder` on onnxruntime-node (CPU). Nothing loads at start: the first use (or the warm-up the
+ * maintenance layer starts after recovery) loads the configured model directory, or the built-in model, building it
  * first in a child process when its cache directory is empty; until then `modelId` is `None` and `embed`
  * fails, so recall falls back to BM25. States: idle → loading (building) → ready | disabled. Disabled is
  * sticky for the life of the process: a failed build, an unreadable model, or any inference error logs
  * once and turns vectors off. Runs are serialised and split into batches of `embedding_batch_size`.
  */
-import { Clock, Deferred, Duration, Effect, Layer, Option, Ref, type Scope } from "effect"
+import { Clock, Deferred, Effect, Layer, Option, Ref, type Scope } from "effect"
 import { totalmem } from "node:os"
 import * as path from "node:path"
 import { KiokuConfig, type KiokuSettings } from "../Config.js"
@@ -25,8 +25,6 @@ export interface OnnxEmbedderOptions {
   readonly maxLength: number
   /** `vectors_embedding_dim`: "auto" or a Matryoshka dimension. */
   readonly requestedDim: string
-  /** Loads the model this long after start even if nothing asked for a vector yet. */
-  readonly warmupDelay: Option.Option<Duration.DurationInput>
 }
 
 export const optionsFrom = (settings: KiokuSettings): OnnxEmbedderOptions => {
@@ -37,8 +35,7 @@ export const optionsFrom = (settings: KiokuSettings): OnnxEmbedderOptions => {
     buildCommand: defaultBuildCommand,
     batchSize: Math.max(1, Math.floor(t.embedding_batch_size)),
     maxLength: Math.max(1, Math.floor(t.embedding_max_length_tokens)),
-    requestedDim: t.vectors_embedding_dim,
-    warmupDelay: Option.some(Duration.seconds(t.vectors_warmup_delay_seconds))
+    requestedDim: t.vectors_embedding_dim
   }
 }
 
@@ -123,9 +120,6 @@ export const make = (options: OnnxEmbedderOptions): Effect.Effect<OnnxEmbedder, 
     yield* Effect.addFinalizer(() =>
       Ref.get(state).pipe(Effect.flatMap((s) => (s._tag === "Ready" ? s.model.release : Effect.void)))
     )
-    if (Option.isSome(options.warmupDelay)) {
-      yield* Effect.forkIn(Effect.sleep(options.warmupDelay.value).pipe(Effect.zipRight(start)), scope)
-    }
 
     const current = Ref.get(state).pipe(Effect.map((s) => (s._tag === "Ready" ? Option.some(s.model) : Option.none())))
     const modelId = start.pipe(Effect.zipRight(current), Effect.map(Option.map((m) => m.modelId)))

@@ -5,7 +5,7 @@
  * only runs when no request arrived for `idleAfter`; the vector backfill only while the embedder has a model
  * (asking also starts loading it). A failure for one character is logged and never stops a loop.
  */
-import { Duration, Effect, Layer, Option, type Deferred } from "effect"
+import { Deferred, Duration, Effect, Layer, Option } from "effect"
 import type { ActorDefect } from "../actor/Actor.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
@@ -13,6 +13,7 @@ import type { Command } from "../actor/Commands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import { Embedder } from "../embed/Embedder.js"
 import { KiokuConfig } from "../Config.js"
+import { Recovered } from "../RuntimeStatus.js"
 import { Activity } from "./Activity.js"
 import { idleAfter, loops, loopSchedule, type Loop } from "./policies.js"
 import { characters } from "./RunOnce.js"
@@ -69,15 +70,32 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
     }
   })
 
-/** Starts every loop that has a command; they stop with the layer's scope. */
+/**
+ * Once startup recovery is done (`Recovered`), starts every loop that has a command and, after
+ * `vectors_warmup_delay_seconds`, the embedding warm-up (asking for the model id starts loading it); all of
+ * them stop with the layer's scope.
+ */
 export const MaintenanceLive = Layer.scopedDiscard(
-  Effect.forEach(
-    loops.flatMap((loop) => Option.toArray(Option.map(commandOf(loop.name), (command) => ({ loop, command })))),
-    ({ loop, command }) =>
-      Effect.sleep(loop.first).pipe(
-        Effect.zipRight(Effect.repeat(fanOut(loop, command), loopSchedule(loop))),
+  Effect.gen(function* () {
+    const recovered = yield* Recovered
+    const { tunables } = yield* KiokuConfig
+    const embedder = yield* Embedder
+    const started = Effect.gen(function* () {
+      yield* Deferred.await(recovered)
+      yield* Effect.forEach(
+        loops.flatMap((loop) => Option.toArray(Option.map(commandOf(loop.name), (command) => ({ loop, command })))),
+        ({ loop, command }) =>
+          Effect.sleep(loop.first).pipe(
+            Effect.zipRight(Effect.repeat(fanOut(loop, command), loopSchedule(loop))),
+            Effect.forkScoped
+          ),
+        { discard: true }
+      )
+      yield* Effect.sleep(Duration.seconds(tunables.vectors_warmup_delay_seconds)).pipe(
+        Effect.zipRight(embedder.modelId),
         Effect.forkScoped
-      ),
-    { discard: true }
-  )
+      )
+    })
+    yield* Effect.forkScoped(started)
+  })
 )

@@ -60,8 +60,7 @@ export const embedderOptions = (
   buildCommand: defaultBuildCommand,
   batchSize: 16,
   maxLength: 1024,
-  requestedDim: "auto",
-  warmupDelay: Option.none()
+  requestedDim: "auto"
 })
 
 /** The default model, built by the real child process once per package version and reused afterwards. */

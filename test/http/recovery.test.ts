@@ -3,7 +3,11 @@ import Database from "better-sqlite3"
 import { spawnSync } from "node:child_process"
 import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import * as path from "node:path"
+import { Schema } from "effect"
+import { EventLine } from "../../src/store/EventLog.js"
 import { distBin, get, history, post, serverSuite, turn, turnsEvent, type RunningServer } from "../support/server.js"
+
+const decodeEvent = Schema.decodeUnknownSync(Schema.parseJson(EventLine))
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
@@ -72,7 +76,14 @@ describe("durability and startup recovery", () => {
       )
     }
     const sentinel = JSON.parse(readFileSync(path.join(dir, "events_applied.json"), "utf8"))
-    assert.strictEqual(sentinel.last_applied_event_id, event.event_id)
+    const journal = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => decodeEvent(l))
+    const at = journal.findIndex((e) => e.event_id === event.event_id)
+    assert.isAtLeast(at, 0)
+    // Persona ensure (the one-time evidence migration) journals after the replayed event.
+    assert.strictEqual(sentinel.last_applied_event_id, journal[journal.length - 1]?.event_id)
   })
 
   it("skips an unreadable journal line with a record instead of stalling", async () => {

@@ -71,7 +71,11 @@ describe("state-chart routes", () => {
     assert.deepStrictEqual((await getJson("/api/memory/statecharts/Tian/history/ref_none")).history, [])
 
     await post(`${server.url}/new_dialog/Tian`, "")
-    assert.deepStrictEqual((await getJson("/api/memory/live_actors")).actors, [{ name: "Tian", session: "idle" }])
+    // Startup recovery loads every character (journal reconcile, persona ensure), so both seeded ones are live.
+    assert.deepStrictEqual((await getJson("/api/memory/live_actors")).actors, [
+      { name: "Mio", session: "idle" },
+      { name: "Tian", session: "idle" }
+    ])
     const live = await getJson("/api/memory/statecharts/Tian")
     assert.strictEqual(live.session, "idle")
     assert.deepStrictEqual(live.machines.session, { idle: 1, settling: 0 })

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { CharacterRegistry } from "../../src/actor/CharacterRegistry.js"
 import { appLayer } from "../../src/App.js"
+import { EmbedError, Embedder } from "../../src/embed/Embedder.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { textHash } from "../../src/memory/facts/Fact.js"
 import { loops } from "../../src/maintenance/policies.js"
@@ -102,6 +103,28 @@ describe("maintenance scheduler", () => {
         ["fact_old"]
       )
       assert.strictEqual(archived[0].archive_shard_path, shards[0])
+    })
+  )
+
+  it.scoped("starts the loops and the embedding warm-up only once startup recovery is done", () =>
+    Effect.gen(function* () {
+      const settings = yield* boot({ vectors_warmup_delay_seconds: 5 })
+      let asked = 0
+      const embedder = Layer.succeed(Embedder, {
+        modelId: Effect.sync(() => {
+          asked++
+          return Option.none()
+        }),
+        embed: () => Effect.fail(new EmbedError({ message: "no model in this test" }))
+      })
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, embedder }))
+      yield* TestClock.adjust("400 seconds")
+      assert.strictEqual(asked, 0)
+      yield* Effect.provide(Startup.recover, ctx)
+      yield* TestClock.adjust("6 seconds")
+      assert.strictEqual(asked, 1)
+      yield* TestClock.adjust("30 seconds")
+      assert.isAbove(asked, 1)
     })
   )
 })

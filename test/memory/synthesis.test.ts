@@ -133,11 +133,13 @@ describe("reflection lifecycle in the runtime", () => {
       yield* TestClock.setTime(new Date(2026, 10, 30, 12).getTime())
       const memory = yield* boot(settings)
       const read = () => JSON.parse(readFileSync(path.join(dir, "reflections.json"), "utf8"))[0]
+      // Without the evidence-migration marker startup's persona ensure journals (entity `__meta__`).
       const events = () =>
         readFileSync(path.join(dir, "events.ndjson"), "utf8")
           .split("\n")
           .filter((l) => l.trim() !== "")
           .map((l) => JSON.parse(l))
+          .filter((e) => e.payload.entity_key !== "__meta__")
       return { memory, read, events }
     })
 

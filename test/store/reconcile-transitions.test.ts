@@ -16,7 +16,7 @@ import {
   type PersonaEntry
 } from "../../src/memory/persona/Persona.js"
 import { Reflection, ReflectionsFile } from "../../src/memory/reflection/Reflection.js"
-import { assertShard, eid, read, repairsOnce, SHARD, T0, T1, type Case } from "../support/crashReplay.js"
+import { assertShard, eid, MIGRATED, read, repairsOnce, SHARD, T0, T1, type Case } from "../support/crashReplay.js"
 
 const ref = (over: Readonly<Record<string, unknown>> = {}): Reflection =>
   Schema.decodeUnknownSync(Reflection)({
@@ -34,6 +34,7 @@ const entry = (over: Partial<PersonaEntry> = {}): PersonaEntry => ({
 })
 const E0 = entry()
 const persona = (sections: Partial<Record<"neko" | "master" | "relationship", ReadonlyArray<PersonaEntry>>>) => ({
+  __meta__: MIGRATED,
   neko: { facts: sections.neko ?? [] },
   master: { facts: sections.master ?? [] },
   relationship: { facts: sections.relationship ?? [] }

@@ -2,11 +2,14 @@
  * Crash-repair harness for journal replay tests: plants a character directory as a crash left it (views as
  * they were before a change, the change's events past the sentinel), restarts the whole runtime over it
  * and checks that the reconciler applied the events once; then replays them again over the repaired views.
+ * The planted persona carries the one-time evidence migration's marker, as a directory kioku has served
+ * does, so the persona ensure of startup journals nothing of its own.
  */
 import { assert } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { newEntry } from "../../src/memory/persona/Persona.js"
 import { Sentinel, type EventLine } from "../../src/store/EventLog.js"
 import { boot, testSettings } from "./layers.js"
 
@@ -17,6 +20,11 @@ export const T1 = "2026-11-30T12:00:00.000000"
 const RESTART = new Date(2026, 11, 5, 9).getTime()
 export const SHARD = "2026-11-30_0123abcd.json"
 export const eid = (n: number) => `7f2c1a4e-0000-4000-8000-${String(n).padStart(12, "0")}`
+
+/** The `__meta__` section of a persona the evidence migration has run on. */
+export const MIGRATED = {
+  facts: [newEntry({ id: "__evidence_migration_v1__", text: "", source: "migration", createdAt: T0, protected: true })]
+}
 
 export const Json = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 export const read = <A, I>(schema: Schema.Schema<A, I>, file: string): A =>
@@ -55,7 +63,7 @@ export interface Case {
 
 const plant = (dir: string, c: Case) => {
   mkdirSync(dir, { recursive: true })
-  for (const [file, content] of Object.entries(c.views)) {
+  for (const [file, content] of Object.entries({ "persona.json": { __meta__: MIGRATED }, ...c.views })) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
     writeFileSync(path.join(dir, file), JSON.stringify(content, null, 2))
   }

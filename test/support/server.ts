@@ -29,9 +29,11 @@ export interface RunningServer {
 export const startServer = (
   dataDir: string,
   extraArgs: ReadonlyArray<string> = [],
-  env: Readonly<Record<string, string>> = {}
+  env: Readonly<Record<string, string>> = {},
+  /** Resolve once startup recovery is done (default, unless started blocked) or as soon as it listens. */
+  untilRecovered = true
 ): Promise<RunningServer> => {
-  const waitReady = !extraArgs.includes("--start-blocked")
+  const waitReady = untilRecovered && !extraArgs.includes("--start-blocked")
   return new Promise((resolve, reject) => {
     const nodeArgs = (process.env["KIOKU_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
     const child = spawn(

@@ -8,7 +8,7 @@ import * as path from "node:path"
 import { localIso, parseLocal } from "../../domain/LocalTime.js"
 import * as ViewFile from "../../store/ViewFile.js"
 
-const RecentMetaView = Schema.Struct(
+export const RecentMetaView = Schema.Struct(
   { last_past_block_update_at: Schema.optional(Schema.NullOr(Schema.String)) },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
