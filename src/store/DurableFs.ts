@@ -51,18 +51,34 @@ export const writeAtomic = (file: string, text: string | Uint8Array, durability:
     const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
     const fd = fs.openSync(tmp, "w")
     try {
-      fs.writeFileSync(fd, text)
-      syncFd(fd, false)
-    } finally {
-      fs.closeSync(fd)
-    }
-    try {
+      try {
+        fs.writeFileSync(fd, text)
+        syncFd(fd, false)
+      } finally {
+        fs.closeSync(fd)
+      }
       fs.renameSync(tmp, file)
     } catch (e) {
       fs.rmSync(tmp, { force: true })
       throw e
     }
   }).pipe(Effect.zipRight(durability === "full" ? fsyncDir(path.dirname(file)) : Effect.void))
+
+const tempName = /\.[0-9a-f]{8}\.tmp$/
+
+/**
+ * Removes the temp files `writeAtomic` left in `dir` and its subdirectories when the process died between
+ * writing and renaming one (they hold a view that never became current). Only safe while nothing writes
+ * there: a character's directory as its state is loaded, under the root lock. Returns how many were removed.
+ */
+export const sweepTemps = (dir: string) =>
+  attempt("sweep", dir, () => {
+    const temps = fs
+      .readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((rel) => tempName.test(rel) && rel.split(path.sep).length <= 2)
+    for (const rel of temps) fs.rmSync(path.join(dir, rel), { force: true })
+    return temps.length
+  })
 
 /** Appends `text`; with `sync` (default) the data is fsynced before succeeding. */
 export const appendDurable = (file: string, text: string, sync = true) =>
