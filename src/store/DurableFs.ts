@@ -80,13 +80,22 @@ export const sweepTemps = (dir: string) =>
     return temps.length
   })
 
-/** Appends `text`; with `sync` (default) the data is fsynced before succeeding. */
+/**
+ * Appends `text`; with `sync` (default) the data is fsynced before succeeding. A failed append (a full disk
+ * takes part of the text) is cut off again, so the next append does not glue its line onto a torn one.
+ */
 export const appendDurable = (file: string, text: string, sync = true) =>
   attempt("append", file, () => {
     const fd = fs.openSync(file, "a")
     try {
-      fs.writeFileSync(fd, text)
-      if (sync) syncFd(fd, true)
+      const size = fs.fstatSync(fd).size
+      try {
+        fs.writeFileSync(fd, text)
+        if (sync) syncFd(fd, true)
+      } catch (e) {
+        fs.ftruncateSync(fd, size)
+        throw e
+      }
     } finally {
       fs.closeSync(fd)
     }
