@@ -6,7 +6,8 @@
 import Database from "better-sqlite3"
 import { Either, Schema } from "effect"
 import { createHash } from "node:crypto"
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { PromptLocaleView } from "../../src/actor/PromptLocale.js"
 import { RecentFile } from "../../src/domain/Message.js"
@@ -16,6 +17,7 @@ import { ReviewState } from "../../src/memory/recent/Review.js"
 import { ReflectionsFile } from "../../src/memory/reflection/Reflection.js"
 import { EventLine, Sentinel } from "../../src/store/EventLog.js"
 import { OutboxLine } from "../../src/store/Outbox.js"
+import { until } from "./profile.js"
 
 /** Relative path → sha256 of the content (directories map to "dir"), optionally skipping some paths. */
 export const snapshot = (root: string, skip: (rel: string) => boolean = () => false): Record<string, string> => {
@@ -58,7 +60,7 @@ const lineDecoders: Record<string, Decoder> = {
 }
 
 /** Every problem found decoding the views and journals under a character directory (empty: all decode). */
-export const undecodable = (dir: string): Array<string> => {
+export const undecodable = (dir: string, database = true): Array<string> => {
   const problems: Array<string> = []
   if (!existsSync(dir)) return problems
   for (const rel of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
@@ -77,19 +79,31 @@ export const undecodable = (dir: string): Array<string> => {
     } else if (base.endsWith(".tmp")) problems.push(`${rel}: a temp file was left behind`)
   }
   const db = path.join(dir, "time_indexed.db")
-  if (existsSync(db)) {
+  if (database && existsSync(db)) {
     const check = withDb(db, (d) => String(d.prepare("PRAGMA integrity_check").pluck().get()))
     if (check !== "ok") problems.push(`time_indexed.db integrity: ${check}`)
   }
   return problems
 }
 
+/**
+ * Opens a copy of the database (with its WAL), so reading never touches the server's files and works through
+ * `/proc/<pid>/root` paths, which SQLite would resolve to the host's view of the mount point.
+ */
 const withDb = <A>(file: string, f: (db: Database.Database) => A): A => {
-  const db = new Database(file, { readonly: true, fileMustExist: true })
+  const copy = mkdtempSync(path.join(tmpdir(), "kioku-chaos-db-"))
   try {
-    return f(db)
+    for (const suffix of ["", "-wal"]) {
+      if (existsSync(file + suffix)) copyFileSync(file + suffix, path.join(copy, "copy.db" + suffix))
+    }
+    const db = new Database(path.join(copy, "copy.db"), { fileMustExist: true })
+    try {
+      return f(db)
+    } finally {
+      db.close()
+    }
   } finally {
-    db.close()
+    rmSync(copy, { recursive: true, force: true })
   }
 }
 
@@ -150,4 +164,25 @@ export const pendingOps = (dir: string): Array<string> => {
     if (line.right.status === "done") open.delete(line.right.op_id)
   }
   return [...open]
+}
+
+/** Waits until no character has a pending outbox op and the tree has stopped changing for 1.5 s. */
+export const quiet = async (memory: string, characters: ReadonlyArray<string>) => {
+  let last = ""
+  let stable = 0
+  await until(
+    "the server to go quiet",
+    () => {
+      try {
+        const now = JSON.stringify(snapshot(memory))
+        const open = characters.some((c) => pendingOps(path.join(memory, c)).length > 0)
+        stable = now === last && !open ? stable + 1 : 0
+        last = now
+      } catch {
+        stable = 0
+      }
+      return stable >= 15
+    },
+    120_000
+  )
 }

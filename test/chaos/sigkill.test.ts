@@ -9,33 +9,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { startServer, makeTempRoot, type RunningServer } from "../support/server.js"
-import { diff, memories, pendingOps, recentTexts, rowTexts, snapshot, undecodable } from "./inspect.js"
+import { diff, memories, quiet, recentTexts, rowTexts, snapshot, undecodable } from "./inspect.js"
 import { characterNames, drive, isMixed, newTally } from "./load.js"
-import { profile, prng, seed, until } from "./profile.js"
+import { profile, prng, seed } from "./profile.js"
 
 /** The root lock and its holder's pid change with every process by design. */
 const ownFiles = (rel: string) => rel.startsWith(".kioku.lock")
-
-/** Waits until no character has a pending outbox op and the tree has stopped changing for 1.5 s. */
-const quiet = async (memory: string, characters: ReadonlyArray<string>) => {
-  let last = ""
-  let stable = 0
-  await until(
-    "the server to go quiet",
-    () => {
-      try {
-        const now = JSON.stringify(snapshot(memory))
-        const open = characters.some((c) => pendingOps(path.join(memory, c)).length > 0)
-        stable = now === last && !open ? stable + 1 : 0
-        last = now
-      } catch {
-        stable = 0
-      }
-      return stable >= 3
-    },
-    120_000
-  )
-}
 
 const isSubsequence = (needles: ReadonlyArray<string>, hay: ReadonlyArray<string>) => {
   let at = 0
