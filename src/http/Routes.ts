@@ -13,7 +13,7 @@ import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
-import { readBody } from "./Body.js"
+import { isJsonContentType, MAX_NESTING, nestsTooDeep, readBody } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
 import { VERSION, INSTANCE_ID } from "../Version.js"
 
@@ -51,8 +51,18 @@ export const bodyText = Effect.gen(function* () {
   )
 })
 
-const historyBody = Effect.gen(function* () {
+/** The body of a N.E.K.O. route bound to a pydantic model: 422 unless it is sent as JSON. */
+export const modelBodyText = Effect.gen(function* () {
   const text = yield* bodyText
+  const request = yield* HttpServerRequest.HttpServerRequest
+  if (isJsonContentType(request.headers["content-type"])) return text
+  return yield* Effect.fail(
+    new BodyRejected(validation(["body"], "body must be sent as application/json", "model_attributes_type"))
+  )
+})
+
+const historyBody = Effect.gen(function* () {
+  const text = yield* modelBodyText
   const body = decodeHistoryRequest(text)
   if (body._tag === "Left") {
     return yield* Effect.fail(
@@ -60,6 +70,13 @@ const historyBody = Effect.gen(function* () {
     )
   }
   const messages = decodeMessages(body.right.input_history)
+  if (messages._tag === "Right" && nestsTooDeep(messages.right)) {
+    return yield* Effect.fail(
+      new BodyRejected(
+        validation(["body", "input_history"], `input_history nests deeper than ${MAX_NESTING} levels`, "value_error")
+      )
+    )
+  }
   if (messages._tag === "Left") {
     return yield* Effect.fail(
       new BodyRejected(
@@ -252,13 +269,14 @@ export const router = HttpRouter.empty.pipe(
   HttpRouter.post(
     "/internal/maintenance/run_once",
     Effect.gen(function* () {
-      const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
-      const character = Option.flatMap(decodeRunOnce(text), (b) => Option.fromNullable(b.character))
-      return yield* RunOnce.runOnce(Option.getOrUndefined(character)).pipe(
+      const text = yield* bodyText
+      const body = text.trim() === "" ? Option.some({ character: undefined }) : decodeRunOnce(text)
+      if (Option.isNone(body)) return validation(["body"], "body must be a JSON object", "value_error")
+      return yield* RunOnce.runOnce(body.value.character ?? undefined).pipe(
         Effect.map((report) => json(report)),
         Effect.catchAll((e) => Effect.succeed(failure(e)))
       )
-    })
+    }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
   ),
   HttpRouter.post(
     "/shutdown",
