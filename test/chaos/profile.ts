@@ -9,7 +9,7 @@ export const long = process.env["KIOKU_CHAOS"] === "long"
 export const seed = Number(process.env["KIOKU_CHAOS_SEED"] ?? "20261130")
 
 export const profile = long
-  ? { name: "long", kills: 20, characters: 20, hostile: 1000, loadMillis: [2000, 8000] as const, timeout: 1_800_000 }
+  ? { name: "long", kills: 20, characters: 20, hostile: 5000, loadMillis: [2000, 8000] as const, timeout: 1_800_000 }
   : { name: "short", kills: 3, characters: 20, hostile: 1000, loadMillis: [2000, 5000] as const, timeout: 240_000 }
 
 /** mulberry32: a small, fast 32-bit PRNG, good enough to pick test inputs reproducibly. */
