@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { chmodSync, closeSync, ftruncateSync, fstatSync, openSync, rmSync, writeSync } from "node:fs"
 import * as path from "node:path"
-import type { Launch } from "../support/server.js"
+import { distBin, type Launch } from "../support/server.js"
 
 export interface TinyDisk {
   /** The mount point as the test process reaches it. */
@@ -74,10 +74,15 @@ export const tinyDisk = async (mountPoint: string, bytes: number): Promise<TinyD
 
 const NOBODY = 65534
 
-/** How to run the server so that file modes bind it, after handing it `root`. */
-export const unprivileged = (root: string): Launch => {
+/**
+ * How to run the server so that file modes bind it, after handing it `root`; or why it cannot (running as
+ * root, `nobody` must be able to read the checkout).
+ */
+export const unprivileged = (root: string): Launch | string => {
   const uid = process.getuid?.() ?? NOBODY
   if (uid !== 0) return {}
+  const probe = spawnSync(process.execPath, [distBin, "--version"], { uid: NOBODY, gid: NOBODY, encoding: "utf8" })
+  if (probe.status !== 0) return `user nobody cannot run ${distBin}: ${(probe.stderr ?? "").slice(0, 200)}`
   chmodSync(root, 0o755)
   spawnSync("chown", ["-R", `${NOBODY}:${NOBODY}`, root])
   return { uid: NOBODY, gid: NOBODY }

@@ -1,6 +1,6 @@
 /**
- * Chaos (a): the real server under a mixed load over 20 characters, SIGKILLed at random moments and
- * restarted each time. Afterwards every acknowledged turn is in `time_indexed.db` exactly once (and in
+ * Chaos (a): the real server under a mixed load over 20 characters, SIGKILLed at random moments (every
+ * third time during startup recovery instead) and restarted each time. Afterwards every acknowledged turn is in `time_indexed.db` exactly once (and in
  * recent.json: all of them for characters never compressed, the latest for the others), every view and
  * journal line decodes, outbox replay left no duplicate fact or reflection, and the reconciler has
  * converged: a further restart leaves every file but the lock byte-identical.
@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { startServer, makeTempRoot, type RunningServer } from "../support/server.js"
+import { makeTempRoot, post, startServer, type RunningServer } from "../support/server.js"
 import { diff, memories, quiet, recentTexts, rowTexts, snapshot, undecodable } from "./inspect.js"
 import { characterNames, drive, isMixed, newTally } from "./load.js"
 import { profile, prng, seed } from "./profile.js"
@@ -20,6 +20,23 @@ const isSubsequence = (needles: ReadonlyArray<string>, hay: ReadonlyArray<string
   let at = 0
   for (const x of hay) if (x === needles[at]) at++
   return at === needles.length
+}
+
+/**
+ * Starts the server blocked, asks it to recover (the request answers once recovery is done) and SIGKILLs it
+ * `delay` ms later; true when the kill came before recovery finished.
+ */
+const killDuringRecovery = async (memory: string, delay: number) => {
+  const server = await startServer(memory, ["--start-blocked"])
+  let recovered = false
+  const recovering = post(`${server.url}/internal/storage/startup/continue`, "{}").then(
+    () => (recovered = true),
+    () => undefined
+  )
+  await new Promise((r) => setTimeout(r, delay))
+  await server.kill9()
+  await recovering
+  return !recovered
 }
 
 describe("chaos: SIGKILL under mixed load", () => {
@@ -40,7 +57,13 @@ describe("chaos: SIGKILL under mixed load", () => {
       const started = Date.now()
       let server: RunningServer | undefined
       try {
+        let duringRecovery = 0
         for (let kill = 0; kill < profile.kills; kill++) {
+          // Every third kill lands during startup recovery (journal replay, outbox replay) instead of under load.
+          if (kill % 3 === 2) {
+            if (await killDuringRecovery(memory, rng.int(0, 150))) duringRecovery++
+            continue
+          }
           server = await startServer(memory)
           let stopped = false
           const url = server.url
@@ -93,6 +116,7 @@ describe("chaos: SIGKILL under mixed load", () => {
           profile: profile.name,
           seed,
           kills: profile.kills,
+          killsDuringRecovery: duringRecovery,
           characters: characters.length,
           sent: tally.sent,
           acknowledged: tally.acked,
