@@ -1,14 +1,16 @@
 /**
- * Reads a request body with a byte limit without destroying the socket, so an oversized body still gets
- * its 413 answer: the rest of it is read and dropped (up to a hard limit) before the answer goes out, since a
- * socket closed on unread data is reset and the client never sees the 413. Invalid UTF-8 decodes with
- * replacement characters. Also the checks N.E.K.O.'s model-bound routes make before decoding: the body must
- * be sent as JSON, and its values may not nest deeper than rendering them can follow.
+ * Request bodies for the routes (`bodyText`; a refusal is a `BodyRejected` carrying its answer). A body is
+ * read with a byte limit without destroying the socket: past the limit the rest is read and dropped (up to a
+ * hard limit) before the 413 goes out, since a socket closed on unread data is reset and the client never
+ * sees the answer. Invalid UTF-8 decodes with replacement characters. Also the checks of N.E.K.O.'s
+ * model-bound routes: the body must be sent as JSON, and may not nest deeper than rendering can follow.
  */
-import { HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either } from "effect"
 import { StringDecoder } from "node:string_decoder"
+import { KiokuConfig } from "../Config.js"
+import { detail, validation } from "./Responses.js"
 
 export type BodyProblem = "too_large" | "unreadable"
 
@@ -65,3 +67,31 @@ export const nestsTooDeep = (value: unknown): boolean => {
   }
   return false
 }
+
+export class BodyRejected {
+  readonly _tag = "BodyRejected"
+  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
+}
+
+export const bodyText = Effect.gen(function* () {
+  const { tunables } = yield* KiokuConfig
+  const body = yield* readBody(tunables.max_body_bytes)
+  if (Either.isRight(body)) return body.right
+  return yield* Effect.fail(
+    new BodyRejected(
+      body.left === "too_large"
+        ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
+        : detail(400, "Unreadable request body")
+    )
+  )
+})
+
+/** The body of a N.E.K.O. route bound to a pydantic model: 422 unless it is sent as JSON. */
+export const modelBodyText = Effect.gen(function* () {
+  const text = yield* bodyText
+  const request = yield* HttpServerRequest.HttpServerRequest
+  if (isJsonContentType(request.headers["content-type"])) return text
+  return yield* Effect.fail(
+    new BodyRejected(validation(["body"], "body must be sent as application/json", "model_attributes_type"))
+  )
+})

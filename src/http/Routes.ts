@@ -4,18 +4,19 @@
  * reach the service, so they write nothing.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Option, Ref, Schema } from "effect"
+import { Clock, Effect, Option, Ref, Schema } from "effect"
 import { localIso } from "../domain/LocalTime.js"
 import { parseWhen } from "../memory/Funnel.js"
 import type { WriteKind } from "../actor/Commands.js"
-import { KiokuConfig } from "../Config.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
-import { isJsonContentType, MAX_NESTING, nestsTooDeep, readBody } from "./Body.js"
+import { BodyRejected, bodyText, MAX_NESTING, modelBodyText, nestsTooDeep } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
 import { VERSION, INSTANCE_ID } from "../Version.js"
+
+export { bodyText, modelBodyText } from "./Body.js"
 
 const HistoryRequest = Schema.Struct({
   input_history: Schema.String,
@@ -32,34 +33,6 @@ const decodeSurfaced = Schema.decodeUnknownOption(
 const decodeRunOnce = Schema.decodeUnknownOption(
   Schema.parseJson(Schema.Struct({ character: Schema.optional(Schema.NullOr(Schema.String)) }))
 )
-
-class BodyRejected {
-  readonly _tag = "BodyRejected"
-  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
-}
-
-export const bodyText = Effect.gen(function* () {
-  const { tunables } = yield* KiokuConfig
-  const body = yield* readBody(tunables.max_body_bytes)
-  if (Either.isRight(body)) return body.right
-  return yield* Effect.fail(
-    new BodyRejected(
-      body.left === "too_large"
-        ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
-        : detail(400, "Unreadable request body")
-    )
-  )
-})
-
-/** The body of a N.E.K.O. route bound to a pydantic model: 422 unless it is sent as JSON. */
-export const modelBodyText = Effect.gen(function* () {
-  const text = yield* bodyText
-  const request = yield* HttpServerRequest.HttpServerRequest
-  if (isJsonContentType(request.headers["content-type"])) return text
-  return yield* Effect.fail(
-    new BodyRejected(validation(["body"], "body must be sent as application/json", "model_attributes_type"))
-  )
-})
 
 const historyBody = Effect.gen(function* () {
   const text = yield* modelBodyText
