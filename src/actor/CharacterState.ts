@@ -23,7 +23,7 @@ import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import type { VectorStore } from "../embed/VectorStore.js"
-import { ensureDir, fsyncDir } from "../store/DurableFs.js"
+import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
 import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "./TurnEvent.js"
@@ -169,6 +169,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       recordWrites: 0
     }
     if (!existsSync(dir)) return state
+    const swept = yield* sweepTemps(dir)
+    if (swept > 0) yield* Effect.logInfo("leftover temp files removed").pipe(Effect.annotateLogs({ count: swept }))
     yield* state.outbox.load
     state.locale = yield* PromptLocale.read(dir)
     const pending = yield* state.events.unapplied

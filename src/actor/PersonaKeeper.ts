@@ -99,8 +99,15 @@ export const make = (deps: {
           lines.push(...(yield* evidenceMigration(state, ts)))
         }
         if (lines.length === 0) return persona
-        yield* State.ensureCharacterDir(state)
-        yield* State.journal(state, lines)
+        const journaled = yield* Effect.either(
+          State.ensureCharacterDir(state).pipe(Effect.zipRight(State.journal(state, lines)))
+        )
+        if (journaled._tag === "Left") {
+          yield* Effect.logError("persona ensure not journaled; persona used as it is").pipe(
+            Effect.annotateLogs({ error: journaled.left.message })
+          )
+          return persona
+        }
         return yield* state.persona.load
       })
 

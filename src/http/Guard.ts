@@ -1,11 +1,13 @@
 /**
  * Request guards applied before routing: Host/Origin checks against DNS rebinding (loopback names only,
  * unless an auth token is configured), the bearer token when one is set, the 16 MiB body limit announced by
- * Content-Length, and limited mode while startup recovery runs.
+ * Content-Length (the body is drained before the 413 so the client reads it), and limited mode while startup
+ * recovery runs.
  */
-import { HttpServerRequest, type HttpApp } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
 import { Effect, Ref } from "effect"
 import { blockingReason, RuntimeStatus } from "../RuntimeStatus.js"
+import { readBody } from "./Body.js"
 import { detail, limited } from "./Responses.js"
 
 export interface GuardOptions {
@@ -52,7 +54,10 @@ export const guard =
         return detail(401, "Unauthorized")
       }
       const length = Number(headers["content-length"] ?? "0")
-      if (Number.isFinite(length) && length > options.maxBodyBytes) return detail(413, "Request body too large")
+      if (Number.isFinite(length) && length > options.maxBodyBytes) {
+        yield* readBody(options.maxBodyBytes)
+        return HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
+      }
       const path = request.url.split("?")[0] ?? ""
       if (!limitedModeExempt.has(path)) {
         const reason = blockingReason(yield* Ref.get(yield* RuntimeStatus))

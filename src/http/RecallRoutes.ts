@@ -10,7 +10,7 @@ import { Effect, Schema } from "effect"
 import { QueryRequest } from "../memory/recall/RecallTypes.js"
 import { MemoryService } from "../MemoryService.js"
 import { detail, json, validation } from "./Responses.js"
-import { bodyText } from "./Routes.js"
+import { modelBodyText } from "./Routes.js"
 
 const decodeQuery = Schema.decodeUnknownEither(Schema.parseJson(QueryRequest))
 const Format = Schema.Struct({ format: Schema.optional(Schema.String) })
@@ -21,7 +21,7 @@ export const recallRouter = HttpRouter.empty.pipe(
     Effect.gen(function* () {
       const memory = yield* MemoryService
       const name = (yield* HttpRouter.params)["name"] ?? ""
-      const body = decodeQuery(yield* bodyText)
+      const body = decodeQuery(yield* modelBodyText)
       if (body._tag === "Left")
         return validation(["body"], "body must be a JSON object (query, time, language, subjects)", "value_error")
       const input = body.right

@@ -4,18 +4,19 @@
  * reach the service, so they write nothing.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Option, Ref, Schema } from "effect"
+import { Clock, Effect, Option, Ref, Schema } from "effect"
 import { localIso } from "../domain/LocalTime.js"
 import { parseWhen } from "../memory/Funnel.js"
 import type { WriteKind } from "../actor/Commands.js"
-import { KiokuConfig } from "../Config.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { RuntimeStatus, type Phase } from "../RuntimeStatus.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
-import { readBody } from "./Body.js"
+import { BodyRejected, bodyText, MAX_NESTING, modelBodyText, nestsTooDeep } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
 import { VERSION, INSTANCE_ID } from "../Version.js"
+
+export { bodyText, modelBodyText } from "./Body.js"
 
 const HistoryRequest = Schema.Struct({
   input_history: Schema.String,
@@ -33,26 +34,8 @@ const decodeRunOnce = Schema.decodeUnknownOption(
   Schema.parseJson(Schema.Struct({ character: Schema.optional(Schema.NullOr(Schema.String)) }))
 )
 
-class BodyRejected {
-  readonly _tag = "BodyRejected"
-  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
-}
-
-export const bodyText = Effect.gen(function* () {
-  const { tunables } = yield* KiokuConfig
-  const body = yield* readBody(tunables.max_body_bytes)
-  if (Either.isRight(body)) return body.right
-  return yield* Effect.fail(
-    new BodyRejected(
-      body.left === "too_large"
-        ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
-        : detail(400, "Unreadable request body")
-    )
-  )
-})
-
 const historyBody = Effect.gen(function* () {
-  const text = yield* bodyText
+  const text = yield* modelBodyText
   const body = decodeHistoryRequest(text)
   if (body._tag === "Left") {
     return yield* Effect.fail(
@@ -60,6 +43,13 @@ const historyBody = Effect.gen(function* () {
     )
   }
   const messages = decodeMessages(body.right.input_history)
+  if (messages._tag === "Right" && nestsTooDeep(messages.right)) {
+    return yield* Effect.fail(
+      new BodyRejected(
+        validation(["body", "input_history"], `input_history nests deeper than ${MAX_NESTING} levels`, "value_error")
+      )
+    )
+  }
   if (messages._tag === "Left") {
     return yield* Effect.fail(
       new BodyRejected(
@@ -252,13 +242,14 @@ export const router = HttpRouter.empty.pipe(
   HttpRouter.post(
     "/internal/maintenance/run_once",
     Effect.gen(function* () {
-      const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
-      const character = Option.flatMap(decodeRunOnce(text), (b) => Option.fromNullable(b.character))
-      return yield* RunOnce.runOnce(Option.getOrUndefined(character)).pipe(
+      const text = yield* bodyText
+      const body = text.trim() === "" ? Option.some({ character: undefined }) : decodeRunOnce(text)
+      if (Option.isNone(body)) return validation(["body"], "body must be a JSON object", "value_error")
+      return yield* RunOnce.runOnce(body.value.character ?? undefined).pipe(
         Effect.map((report) => json(report)),
         Effect.catchAll((e) => Effect.succeed(failure(e)))
       )
-    })
+    }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
   ),
   HttpRouter.post(
     "/shutdown",

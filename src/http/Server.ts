@@ -1,12 +1,13 @@
 /**
  * The HTTP server: the router behind the guards, 404 for unknown routes, 500 without details for defects,
- * listening on Node's http server. Startup recovery starts once the socket listens (so limited mode is
+ * listening on Node's http server (refused requests answered without resetting the connection). Startup recovery starts once the socket listens (so limited mode is
  * visible to clients) unless the server starts blocked.
  */
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
+import type { Duplex } from "node:stream"
 import * as Startup from "../Startup.js"
 import { guard } from "./Guard.js"
 import { detail } from "./Responses.js"
@@ -54,6 +55,25 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     )
   )
 
+const refusals: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
+  HPE_REQUEST_TIMEOUT: "408 Request Timeout"
+}
+
+/**
+ * Node answers a request its parser refuses (headers over 16 KiB, bytes HTTP does not allow) and destroys the
+ * socket at once, so a client still sending sees a reset instead of the answer. Here the answer is sent, the
+ * rest of the request is read and dropped, and the socket closes once the client is done (at most 2 s later).
+ */
+const createGentleServer = () =>
+  createServer().on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable || socket.writableEnded) return
+    const status = refusals[error.code ?? ""] ?? "400 Bad Request"
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+    socket.resume()
+    setTimeout(() => socket.destroy(), 2000).unref()
+  })
+
 export const serverLayer = (options: ServeOptions) =>
   Layer.mergeAll(
     HttpServer.serve(httpApp(options)),
@@ -68,4 +88,4 @@ export const serverLayer = (options: ServeOptions) =>
         )
       )
     )
-  ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })))
+  ).pipe(Layer.provideMerge(NodeHttpServer.layer(createGentleServer, { port: options.port, host: options.host })))

@@ -51,12 +51,12 @@ export const writeAtomic = (file: string, text: string | Uint8Array, durability:
     const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
     const fd = fs.openSync(tmp, "w")
     try {
-      fs.writeFileSync(fd, text)
-      syncFd(fd, false)
-    } finally {
-      fs.closeSync(fd)
-    }
-    try {
+      try {
+        fs.writeFileSync(fd, text)
+        syncFd(fd, false)
+      } finally {
+        fs.closeSync(fd)
+      }
       fs.renameSync(tmp, file)
     } catch (e) {
       fs.rmSync(tmp, { force: true })
@@ -64,13 +64,38 @@ export const writeAtomic = (file: string, text: string | Uint8Array, durability:
     }
   }).pipe(Effect.zipRight(durability === "full" ? fsyncDir(path.dirname(file)) : Effect.void))
 
-/** Appends `text`; with `sync` (default) the data is fsynced before succeeding. */
+const tempName = /\.[0-9a-f]{8}\.tmp$/
+
+/**
+ * Removes the temp files `writeAtomic` left in `dir` and its subdirectories when the process died between
+ * writing and renaming one (they hold a view that never became current). Only safe while nothing writes
+ * there: a character's directory as its state is loaded, under the root lock. Returns how many were removed.
+ */
+export const sweepTemps = (dir: string) =>
+  attempt("sweep", dir, () => {
+    const temps = fs
+      .readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((rel) => tempName.test(rel) && rel.split(path.sep).length <= 2)
+    for (const rel of temps) fs.rmSync(path.join(dir, rel), { force: true })
+    return temps.length
+  })
+
+/**
+ * Appends `text`; with `sync` (default) the data is fsynced before succeeding. A failed append (a full disk
+ * takes part of the text) is cut off again, so the next append does not glue its line onto a torn one.
+ */
 export const appendDurable = (file: string, text: string, sync = true) =>
   attempt("append", file, () => {
     const fd = fs.openSync(file, "a")
     try {
-      fs.writeFileSync(fd, text)
-      if (sync) syncFd(fd, true)
+      const size = fs.fstatSync(fd).size
+      try {
+        fs.writeFileSync(fd, text)
+        if (sync) syncFd(fd, true)
+      } catch (e) {
+        fs.ftruncateSync(fd, size)
+        throw e
+      }
     } finally {
       fs.closeSync(fd)
     }

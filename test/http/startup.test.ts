@@ -38,7 +38,7 @@ describe("startup order", () => {
       ])
       writeFileSync(path.join(dir, "events.ndjson"), JSON.stringify(event) + "\n")
     }
-    const server = await start(memory, [], {}, false)
+    const server = await start(memory, [], {}, { untilRecovered: false })
     const during = await post(`${server.url}/cache/Probe`, history(turn("early", "reply")))
     const health = await get(`${server.url}/health`)
     assert.strictEqual(health.status, 200)

@@ -103,6 +103,43 @@ describe("hostile and malformed requests", () => {
     assert.isFalse(existsSync(path.join(temp.memory, "Big")))
   })
 
+  it("answers 422 for a body not sent as JSON, nested too deep, or a junk maintenance body, and writes nothing", async () => {
+    server = await start(temp.memory)
+    const valid = history(turn("typed", "wrong"))
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      for (const route of ["cache/Typed", "process/Typed", "query_memory/Typed"]) {
+        const r = await post(`${server.url}/${route}`, route.startsWith("query") ? '{"query":"x"}' : valid, {
+          "content-type": type
+        })
+        assert.strictEqual(r.status, 422, `${route} as ${type}`)
+      }
+    }
+    assert.strictEqual(
+      (await post(`${server.url}/cache/Typed`, valid, { "content-type": "application/vnd.x+json" })).status,
+      200
+    )
+    const deep = JSON.stringify({ input_history: "[".repeat(100_000) + "]".repeat(100_000) })
+    const nested = await post(`${server.url}/cache/Deep`, deep)
+    assert.strictEqual(nested.status, 422)
+    assert.include(nested.text, "nests deeper")
+    assert.strictEqual((await post(`${server.url}/internal/maintenance/run_once`, "not json")).status, 422)
+    assert.isFalse(existsSync(path.join(temp.memory, "Deep")))
+    assert.deepStrictEqual(readFileSync(path.join(temp.memory, "Typed", "recent.json"), "utf8").match(/typed/g), [
+      "typed"
+    ])
+  })
+
+  it("answers an over-long header with 431 instead of resetting the connection", async () => {
+    server = await start(temp.memory)
+    const r = await rawRequest(server.port, {
+      method: "GET",
+      path: "/health",
+      headers: { "x-long": "v".repeat(200_000) }
+    })
+    assert.strictEqual(r.status, 431)
+    assert.strictEqual((await get(`${server.url}/health`)).status, 200)
+  })
+
   it("refuses foreign Host and Origin headers", async () => {
     server = await start(temp.memory)
     const evilHost = await rawRequest(server.port, {

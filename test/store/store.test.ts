@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Option, Schema } from "effect"
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as Cursors from "../../src/store/Cursors.js"
+import { sweepTemps } from "../../src/store/DurableFs.js"
 import * as EventLog from "../../src/store/EventLog.js"
 import * as Outbox from "../../src/store/Outbox.js"
 import * as TimeIndex from "../../src/store/TimeIndex.js"
@@ -44,6 +45,21 @@ describe("ViewFile", () => {
       assert.deepStrictEqual(yield* view.read, Option.some({ n: 1, name: "old" }))
       yield* view.write({ n: 3, name: "new" })
       assert.deepStrictEqual(yield* view.read, Option.some({ n: 3, name: "new" }))
+    })
+  )
+
+  it.effect("sweeps the temp files a crash left, here and in archive directories, and nothing else", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const files = ["doc.json.deadbeef.tmp", "shards/2026-11-30_0123abcd.json.cafe0042.tmp", "notes.tmp", "doc.json"]
+      mkdirSync(path.join(dir, "shards"))
+      for (const f of files) writeFileSync(path.join(dir, f), "x")
+      assert.strictEqual(yield* sweepTemps(dir), 2)
+      assert.deepStrictEqual(readdirSync(dir, { recursive: true, encoding: "utf8" }).sort(), [
+        "doc.json",
+        "notes.tmp",
+        "shards"
+      ])
     })
   )
 })

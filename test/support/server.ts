@@ -26,22 +26,34 @@ export interface RunningServer {
   readonly kill9: () => Promise<void>
 }
 
+/** How the process is launched: `wrap` runs it through a command (e.g. `unshare`), `uid`/`gid` as another user. */
+export interface Launch {
+  /** Resolve once startup recovery is done (default, unless started blocked) or as soon as it listens. */
+  readonly untilRecovered?: boolean
+  readonly wrap?: ReadonlyArray<string>
+  readonly uid?: number
+  readonly gid?: number
+}
+
 export const startServer = (
   dataDir: string,
   extraArgs: ReadonlyArray<string> = [],
   env: Readonly<Record<string, string>> = {},
-  /** Resolve once startup recovery is done (default, unless started blocked) or as soon as it listens. */
-  untilRecovered = true
+  launch: Launch = {}
 ): Promise<RunningServer> => {
-  const waitReady = untilRecovered && !extraArgs.includes("--start-blocked")
+  const waitReady = (launch.untilRecovered ?? true) && !extraArgs.includes("--start-blocked")
   return new Promise((resolve, reject) => {
     const nodeArgs = (process.env["KIOKU_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+    const [command = process.execPath, ...prefix] = launch.wrap ?? []
+    const node = launch.wrap === undefined ? [] : [process.execPath]
     const child = spawn(
-      process.execPath,
-      [...nodeArgs, distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs],
+      command,
+      [...prefix, ...node, ...nodeArgs, distBin, "serve", "--port", "0", "--data-dir", dataDir, ...extraArgs],
       {
         env: { ...process.env, KIOKU_LOG_LEVEL: "debug", KIOKU_VECTORS_ENABLED: "false", ...env },
-        stdio: ["ignore", "pipe", "pipe"]
+        stdio: ["ignore", "pipe", "pipe"],
+        ...(launch.uid === undefined ? {} : { uid: launch.uid }),
+        ...(launch.gid === undefined ? {} : { gid: launch.gid })
       }
     )
     let out = ""
