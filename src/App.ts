@@ -1,7 +1,8 @@
 /**
  * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
  * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor, embedder (ONNX unless
- * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock. Server and
+ * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock (in cluster
+ * mode: the cluster runner, its entity handlers and a routing memory service instead of the lock). Server and
  * library both build on `appLayer`; a host clock, when given, is installed under everything
  * (`Layer.setClock`), so every actor reads it.
  */
@@ -23,6 +24,10 @@ import { MemoryService } from "./MemoryService.js"
 import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
+import { CharacterHandlers } from "./cluster/CharacterHandlers.js"
+import { ClusterMemory } from "./cluster/ClusterMemory.js"
+import { clusterLayer, type ClusterOptions, type ClusterSetupError } from "./cluster/ClusterRuntime.js"
+import type { SocketServerError } from "@effect/platform/SocketServer"
 
 export interface AppOptions {
   readonly settings: KiokuSettings
@@ -38,11 +43,12 @@ export interface AppOptions {
   readonly maintenance?: boolean | undefined
   /** Replaces Effect's `Clock` for everything the layer builds and runs (the library's host clock). */
   readonly clock?: Clock.Clock | undefined
+  /** Runs as one runner of a cluster (src/cluster): no memory-root lock, characters owned per shard. */
+  readonly cluster?: ClusterOptions | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
   const config = Layer.succeed(KiokuConfig, options.settings)
-  const lock = Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir))
   const initial: Phase = options.startBlocked
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
@@ -58,10 +64,23 @@ export const appLayer = (options: AppOptions) => {
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
-  const memory = Layer.merge(MemoryService.layer, loops).pipe(Layer.provideMerge(registryAndActivity))
-  const app = Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(
-    Layer.provideMerge(lock),
-    Layer.provideMerge(config)
+  const core = <E, R>(service: Layer.Layer<MemoryService, E, R>) =>
+    Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial)).pipe(
+      Layer.provideMerge(registryAndActivity)
+    )
+  const single = core(MemoryService.layer).pipe(
+    Layer.provideMerge(Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir)))
   )
+  const runtime: Layer.Layer<
+    Layer.Layer.Success<typeof single>,
+    Layer.Layer.Error<typeof single> | ClusterSetupError | SocketServerError,
+    KiokuConfig
+  > = options.cluster === undefined
+    ? single
+    : core(Layer.merge(ClusterMemory, CharacterHandlers)).pipe(
+        Layer.provideMerge(clusterLayer(options.cluster, options.settings.dataDir)),
+        Layer.provideMerge(Layer.scopedDiscard(RootLock.share(options.settings.dataDir)))
+      )
+  const app = runtime.pipe(Layer.provideMerge(config))
   return options.clock === undefined ? app : app.pipe(Layer.provideMerge(Layer.setClock(options.clock)))
 }

@@ -7,6 +7,7 @@ import { Effect, Either, Ref } from "effect"
 import { existsSync, readdirSync } from "node:fs"
 import * as path from "node:path"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import { Placement } from "./actor/Placement.js"
 import { validateCharacterName } from "./domain/CharacterName.js"
 import { KiokuConfig } from "./Config.js"
 import { RuntimeStatus } from "./RuntimeStatus.js"
@@ -22,6 +23,7 @@ export const recover = Effect.gen(function* () {
   const settings = yield* KiokuConfig
   const registry = yield* CharacterRegistry
   const status = yield* RuntimeStatus
+  const placement = yield* Placement
   yield* Ref.set(status, { _tag: "initializing" })
   const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
   let loaded = 0
@@ -31,7 +33,7 @@ export const recover = Effect.gen(function* () {
       const name = validateCharacterName(dir)
       const full = path.join(settings.dataDir, dir)
       const hasJournal = existsSync(path.join(full, "events.ndjson")) || existsSync(path.join(full, "outbox.ndjson"))
-      if (Either.isLeft(name) || name.right !== dir || !hasJournal) return Effect.void
+      if (Either.isLeft(name) || name.right !== dir || !hasJournal || !placement.owns(name.right)) return Effect.void
       loaded++
       return registry
         .warm(name.right)

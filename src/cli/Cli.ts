@@ -1,6 +1,7 @@
 /**
  * The `kioku` command line: `kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE]
- * [--auth-token T] [--start-blocked] [--log-level L]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
+ * [--auth-token T] [--start-blocked] [--log-level L] [--cluster --runner-address HOST:PORT --shard-db URL]`
+ * (cluster mode: docs/scaling.md), with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  * `kioku eval locomo` runs the LoCoMo retrieval evaluation (src/eval/RunLocomo.ts): progress on stderr, the
  * result on stdout (one JSON object with `--json`).
@@ -19,6 +20,7 @@ import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
+import { parseRunnerAddress } from "../cluster/ClusterRuntime.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -27,6 +29,7 @@ export const usage = `kioku ${VERSION} — long-term memory for AI companion cha
 Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
               [--log-level debug|info|warning|error] [--model-dir DIR]
+              [--cluster --runner-address HOST:PORT --shard-db sqlite:PATH|postgres://…]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
@@ -51,6 +54,29 @@ const parse = <O extends NonNullable<ParseArgsConfig["options"]>>(args: Readonly
     catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
   })
 
+/** `--cluster --runner-address HOST:PORT --shard-db URL`: all three or none. */
+const clusterOptions = (values: {
+  readonly cluster?: boolean | undefined
+  readonly "runner-address"?: string | undefined
+  readonly "shard-db"?: string | undefined
+}) =>
+  Effect.gen(function* () {
+    const address = values["runner-address"]
+    const db = values["shard-db"]
+    if (values.cluster !== true) {
+      if (address !== undefined || db !== undefined)
+        return yield* new UsageError({ message: "--runner-address and --shard-db need --cluster" })
+      return undefined
+    }
+    if (address === undefined || db === undefined)
+      return yield* new UsageError({ message: "--cluster needs --runner-address HOST:PORT and --shard-db URL" })
+    const runnerAddress = parseRunnerAddress(address)
+    if (Option.isNone(runnerAddress)) return yield* new UsageError({ message: "--runner-address must be HOST:PORT" })
+    if (!db.startsWith("sqlite:") && !/^postgres(ql)?:\/\//.test(db))
+      return yield* new UsageError({ message: "--shard-db must be sqlite:PATH or postgres://…" })
+    return { runnerAddress: runnerAddress.value, shardDb: db }
+  })
+
 export const serve = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const { values } = yield* parse(args, {
@@ -61,8 +87,12 @@ export const serve = (args: ReadonlyArray<string>) =>
       "auth-token": { type: "string" },
       "start-blocked": { type: "boolean" },
       "log-level": { type: "string" },
-      "model-dir": { type: "string" }
+      "model-dir": { type: "string" },
+      cluster: { type: "boolean" },
+      "runner-address": { type: "string" },
+      "shard-db": { type: "string" }
     })
+    const cluster = yield* clusterOptions(values)
     const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       return yield* new UsageError({ message: "--port must be 0..65535" })
@@ -89,7 +119,7 @@ export const serve = (args: ReadonlyArray<string>) =>
     )
     return yield* Layer.launch(
       serverLayer({ port, host, authToken: token, maxBodyBytes: settings.tunables.max_body_bytes, startBlocked }).pipe(
-        Layer.provideMerge(appLayer({ settings, startBlocked })),
+        Layer.provideMerge(appLayer({ settings, startBlocked, cluster })),
         Layer.provide(Logger.minimumLogLevel(level))
       )
     )

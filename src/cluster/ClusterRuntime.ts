@@ -1,0 +1,100 @@
+/**
+ * Cluster mode's infrastructure: the runner (an `@effect/cluster` socket runner at `--runner-address`), its
+ * shard and message storage in SQL (`--shard-db`: `sqlite:PATH` for runners on one host, `postgres://…` for
+ * several hosts), and the `Placement` that ties kioku's actors to shard ownership. Every sharding setting is
+ * given here, none is read from the environment.
+ */
+import { EntityId, RunnerAddress, RunnerHealth, Runners, ShardingConfig, SocketRunner } from "@effect/cluster"
+import { Sharding } from "@effect/cluster/Sharding"
+import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
+import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
+import { NodeClusterSocket } from "@effect/platform-node"
+import { RpcSerialization } from "@effect/rpc"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Duration, Effect, Layer, Option, Schema } from "effect"
+import { ActorDefect } from "../actor/Actor.js"
+import { Placement } from "../actor/Placement.js"
+import * as CharacterLock from "./CharacterLock.js"
+import { Character } from "./CharacterEntity.js"
+
+export interface ClusterOptions {
+  /** This runner's address as the other runners reach it (`--runner-address HOST:PORT`). */
+  readonly runnerAddress: { readonly host: string; readonly port: number }
+  /** `sqlite:PATH` or `postgres://…` (`--shard-db`). */
+  readonly shardDb: string
+  /** Shards per group; must be the same on every runner (default 300). */
+  readonly shards?: number | undefined
+}
+
+export class ClusterSetupError extends Schema.TaggedError<ClusterSetupError>()("ClusterSetupError", {
+  message: Schema.String
+}) {}
+
+/** `HOST:PORT` (IPv6 hosts in brackets) into a runner address. */
+export const parseRunnerAddress = (raw: string) => {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(raw.trim())
+  const port = Number(m?.[2])
+  return m?.[1] === undefined || !Number.isInteger(port) || port < 1 || port > 65535
+    ? Option.none()
+    : Option.some({ host: m[1], port })
+}
+
+const sqlLayer = (url: string) => {
+  if (url.startsWith("sqlite:")) return Layer.orDie(SqliteClient.layer({ filename: url.slice("sqlite:".length) }))
+  return Layer.fail(new ClusterSetupError({ message: `unsupported --shard-db ${url.split(":")[0] ?? ""}` }))
+}
+
+const runnerId = (o: ClusterOptions) => `${o.runnerAddress.host}:${o.runnerAddress.port}`
+
+const shardingLayer = (o: ClusterOptions) =>
+  SocketRunner.layer.pipe(
+    Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
+    Layer.provide(
+      RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(NodeClusterSocket.layerClientProtocol))
+    ),
+    Layer.provideMerge(Layer.orDie(SqlMessageStorage.layer)),
+    Layer.provide(Layer.orDie(SqlRunnerStorage.layer)),
+    Layer.provide(
+      ShardingConfig.layer({
+        runnerAddress: Option.some(RunnerAddress.make(o.runnerAddress.host, o.runnerAddress.port)),
+        runnerListenAddress: Option.none(),
+        shardsPerGroup: o.shards ?? 300,
+        shardLockRefreshInterval: Duration.seconds(3),
+        shardLockExpiration: Duration.seconds(12),
+        refreshAssignmentsInterval: Duration.seconds(2),
+        runnerHealthCheckInterval: Duration.seconds(5),
+        entityTerminationTimeout: Duration.seconds(15)
+      })
+    ),
+    Layer.provide(RpcSerialization.layerMsgPack)
+  )
+
+const placementLayer = (o: ClusterOptions, dataDir: string) =>
+  Layer.effect(
+    Placement,
+    Effect.gen(function* () {
+      const sharding = yield* Sharding
+      const client = yield* Character.client
+      return {
+        owns: (name) => sharding.hasShardId(sharding.getShardId(EntityId.make(name), "default")),
+        claim: CharacterLock.claim(dataDir, runnerId(o)),
+        maintain: Option.some((name, loop) =>
+          client(name)
+            .Maintain({ loop })
+            .pipe(
+              Effect.catchTags({
+                MailboxFull: (e) => Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
+                AlreadyProcessingMessage: (e) =>
+                  Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
+                PersistenceError: (e) => Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
+                InvalidCharacterName: (e) => Effect.fail(new ActorDefect({ actor: name, message: e.message }))
+              })
+            )
+        )
+      }
+    })
+  )
+
+/** Sharding, its SQL storage and the cluster's `Placement`, for `appLayer`. */
+export const clusterLayer = (o: ClusterOptions, dataDir: string) =>
+  placementLayer(o, dataDir).pipe(Layer.provideMerge(shardingLayer(o)), Layer.provide(sqlLayer(o.shardDb)))
