@@ -43,7 +43,10 @@ export const ownerLogs = (memory: string): ReadonlyMap<string, ReadonlyArray<Own
     const lines = readFileSync(path.join(dir, file), "utf8")
       .split("\n")
       .filter((l) => l !== "")
-    logs.set(file.slice(0, -".owners.ndjson".length), lines.map((l) => decodeOwner(l)))
+    logs.set(
+      file.slice(0, -".owners.ndjson".length),
+      lines.map((l) => decodeOwner(l))
+    )
   }
   return logs
 }
@@ -71,4 +74,42 @@ export const overlaps = (
     }
   }
   return problems
+}
+
+const JournalLine = Schema.parseJson(
+  Schema.Struct({
+    type: Schema.String,
+    ts: Schema.String,
+    payload: Schema.Struct({
+      messages: Schema.optional(Schema.Array(Schema.Struct({ data: Schema.Struct({ content: Schema.Unknown }) })))
+    })
+  })
+)
+const decodeJournal = Schema.decodeUnknownSync(JournalLine)
+
+/** The `turns.appended` events of a character's journal: their time (epoch ms) and message texts. */
+export const journalTurns = (memory: string, name: string) => {
+  const file = path.join(memory, name, "events.ndjson")
+  if (!existsSync(file)) return []
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => decodeJournal(l))
+    .filter((e) => e.type === "turns.appended")
+    .map((e) => ({
+      at: new Date(e.ts).getTime(),
+      texts: (e.payload.messages ?? []).map((m) => String(m.data.content))
+    }))
+}
+
+/** The holds of a log as intervals (an unreleased hold ends when its runner was killed, else never). */
+export const holds = (log: ReadonlyArray<OwnerEvent>, killed: ReadonlyMap<string, number>) => {
+  const out: Array<{ readonly runner: string; readonly from: number; readonly to: number }> = []
+  for (const [i, e] of log.entries()) {
+    if (e.event !== "acquired") continue
+    const next = log[i + 1]
+    const to = next?.event === "released" && next.runner === e.runner ? next.at : (killed.get(e.runner) ?? Infinity)
+    out.push({ runner: e.runner, from: e.at, to })
+  }
+  return out
 }
