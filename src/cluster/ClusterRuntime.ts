@@ -1,7 +1,7 @@
 /**
  * Cluster mode's infrastructure: the runner (an `@effect/cluster` socket runner at `--runner-address`), its
  * shard and message storage in SQL (`--shard-db`: `sqlite:PATH` for runners on one host, `postgres://…` for
- * several hosts), and the `Placement` that ties kioku's actors to shard ownership. Every sharding setting is
+ * several hosts, through `@effect/sql-pg`), and the `Placement` that ties kioku's actors to shard ownership. Every sharding setting is
  * given here, none is read from the environment.
  */
 import { EntityId, RunnerAddress, RunnerHealth, Runners, ShardingConfig, SocketRunner } from "@effect/cluster"
@@ -11,7 +11,8 @@ import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import { NodeClusterSocket } from "@effect/platform-node"
 import { RpcSerialization } from "@effect/rpc"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Duration, Effect, Layer, Option, Schema } from "effect"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import { Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { Placement } from "../actor/Placement.js"
 import * as CharacterLock from "./CharacterLock.js"
@@ -39,8 +40,16 @@ export const parseRunnerAddress = (raw: string) => {
     : Option.some({ host: m[1], port })
 }
 
-const sqlLayer = (url: string) => {
+/** The shard database's client; PostgreSQL's driver is loaded only when a runner uses it. */
+const sqlLayer = (url: string): Layer.Layer<SqlClient, ClusterSetupError> => {
   if (url.startsWith("sqlite:")) return Layer.orDie(SqliteClient.layer({ filename: url.slice("sqlite:".length) }))
+  if (/^postgres(ql)?:\/\//.test(url))
+    return Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(() => import("@effect/sql-pg")),
+        ({ PgClient }) => Layer.orDie(PgClient.layer({ url: Redacted.make(url), applicationName: "kioku" }))
+      )
+    )
   return Layer.fail(new ClusterSetupError({ message: `unsupported --shard-db ${url.split(":")[0] ?? ""}` }))
 }
 
