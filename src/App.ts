@@ -6,7 +6,7 @@
  * library both build on `appLayer`; a host clock, when given, is installed under everything
  * (`Layer.setClock`), so every actor reads it.
  */
-import { Layer, type Clock } from "effect"
+import { Effect, Layer, type Clock } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { OutboxHandlers } from "./actor/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
@@ -24,9 +24,7 @@ import { MemoryService } from "./MemoryService.js"
 import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
-import { CharacterHandlers } from "./cluster/CharacterHandlers.js"
-import { ClusterMemory } from "./cluster/ClusterMemory.js"
-import { clusterLayer, type ClusterOptions, type ClusterSetupError } from "./cluster/ClusterRuntime.js"
+import type { ClusterOptions, ClusterSetupError } from "./cluster/ClusterRuntime.js"
 import type { SocketServerError } from "@effect/platform/SocketServer"
 
 export interface AppOptions {
@@ -68,6 +66,14 @@ export const appLayer = (options: AppOptions) => {
     Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial)).pipe(
       Layer.provideMerge(registryAndActivity)
     )
+  // Loaded only when a runner starts: single-process mode never evaluates the cluster modules.
+  const clustered = (cluster: ClusterOptions) =>
+    Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(() => import("./cluster/ClusterRuntime.js")),
+        (m) => core(m.clusterService).pipe(Layer.provideMerge(m.clusterInfra(cluster, options.settings.dataDir)))
+      )
+    )
   const single = core(MemoryService.layer).pipe(
     Layer.provideMerge(Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir)))
   )
@@ -75,12 +81,7 @@ export const appLayer = (options: AppOptions) => {
     Layer.Layer.Success<typeof single>,
     Layer.Layer.Error<typeof single> | ClusterSetupError | SocketServerError,
     KiokuConfig
-  > = options.cluster === undefined
-    ? single
-    : core(Layer.merge(ClusterMemory, CharacterHandlers)).pipe(
-        Layer.provideMerge(clusterLayer(options.cluster, options.settings.dataDir)),
-        Layer.provideMerge(Layer.scopedDiscard(RootLock.share(options.settings.dataDir)))
-      )
+  > = options.cluster === undefined ? single : clustered(options.cluster)
   const app = runtime.pipe(Layer.provideMerge(config))
   return options.clock === undefined ? app : app.pipe(Layer.provideMerge(Layer.setClock(options.clock)))
 }

@@ -20,7 +20,7 @@ import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
-import { parseRunnerAddress } from "../cluster/ClusterRuntime.js"
+import { parseRunnerAddress } from "../cluster/RunnerAddress.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 

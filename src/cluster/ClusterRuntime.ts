@@ -16,11 +16,15 @@ import { Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { Placement } from "../actor/Placement.js"
 import * as CharacterLock from "./CharacterLock.js"
+import type { Address } from "./RunnerAddress.js"
+import * as RootLock from "../store/RootLock.js"
+import { CharacterHandlers } from "./CharacterHandlers.js"
+import { ClusterMemory } from "./ClusterMemory.js"
 import { Character } from "./CharacterEntity.js"
 
 export interface ClusterOptions {
   /** This runner's address as the other runners reach it (`--runner-address HOST:PORT`). */
-  readonly runnerAddress: { readonly host: string; readonly port: number }
+  readonly runnerAddress: Address
   /** `sqlite:PATH` or `postgres://…` (`--shard-db`). */
   readonly shardDb: string
   /** Shards per group; must be the same on every runner (default 300). */
@@ -30,15 +34,6 @@ export interface ClusterOptions {
 export class ClusterSetupError extends Schema.TaggedError<ClusterSetupError>()("ClusterSetupError", {
   message: Schema.String
 }) {}
-
-/** `HOST:PORT` (IPv6 hosts in brackets) into a runner address. */
-export const parseRunnerAddress = (raw: string) => {
-  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(raw.trim())
-  const port = Number(m?.[2])
-  return m?.[1] === undefined || !Number.isInteger(port) || port < 1 || port > 65535
-    ? Option.none()
-    : Option.some({ host: m[1], port })
-}
 
 /** The shard database's client; PostgreSQL's driver is loaded only when a runner uses it. */
 const sqlLayer = (url: string): Layer.Layer<SqlClient, ClusterSetupError> => {
@@ -107,3 +102,9 @@ const placementLayer = (o: ClusterOptions, dataDir: string) =>
 /** Sharding, its SQL storage and the cluster's `Placement`, for `appLayer`. */
 export const clusterLayer = (o: ClusterOptions, dataDir: string) =>
   placementLayer(o, dataDir).pipe(Layer.provideMerge(shardingLayer(o)), Layer.provide(sqlLayer(o.shardDb)))
+
+/** What `appLayer` adds in cluster mode: the routing memory service with the entity, over the runner. */
+export const clusterService = Layer.merge(ClusterMemory, CharacterHandlers)
+
+export const clusterInfra = (o: ClusterOptions, dataDir: string) =>
+  clusterLayer(o, dataDir).pipe(Layer.provideMerge(Layer.scopedDiscard(RootLock.share(dataDir))))
