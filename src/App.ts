@@ -24,7 +24,7 @@ import { MemoryService } from "./MemoryService.js"
 import { RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
-import type { ClusterOptions, ClusterSetupError } from "./cluster/ClusterRuntime.js"
+import type { ClusterOptions, ClusterSetupError } from "./cluster/Options.js"
 import type { SocketServerError } from "@effect/platform/SocketServer"
 
 export interface AppOptions {

@@ -7,7 +7,7 @@
  * result on stdout (one JSON object with `--json`).
  * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
  */
-import { Clock, Config, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Clock, Config, Effect, Either, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import * as path from "node:path"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { appLayer } from "../App.js"
@@ -20,7 +20,7 @@ import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
-import { parseRunnerAddress } from "../cluster/RunnerAddress.js"
+import { parseClusterOptions } from "../cluster/Options.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -70,11 +70,10 @@ const clusterOptions = (values: {
     }
     if (address === undefined || db === undefined)
       return yield* new UsageError({ message: "--cluster needs --runner-address HOST:PORT and --shard-db URL" })
-    const runnerAddress = parseRunnerAddress(address)
-    if (Option.isNone(runnerAddress)) return yield* new UsageError({ message: "--runner-address must be HOST:PORT" })
-    if (!db.startsWith("sqlite:") && !/^postgres(ql)?:\/\//.test(db))
-      return yield* new UsageError({ message: "--shard-db must be sqlite:PATH or postgres://…" })
-    return { runnerAddress: runnerAddress.value, shardDb: db }
+    return yield* Either.match(parseClusterOptions({ runnerAddress: address, shardDb: db }), {
+      onLeft: (e) => Effect.fail(new UsageError({ message: `--cluster: ${e.message}` })),
+      onRight: Effect.succeed
+    })
   })
 
 export const serve = (args: ReadonlyArray<string>) =>

@@ -12,28 +12,15 @@ import { NodeClusterSocket } from "@effect/platform-node"
 import { RpcSerialization } from "@effect/rpc"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { Placement } from "../actor/Placement.js"
 import * as CharacterLock from "./CharacterLock.js"
-import type { Address } from "./RunnerAddress.js"
+import { ClusterSetupError, type ClusterOptions } from "./Options.js"
 import * as RootLock from "../store/RootLock.js"
 import { CharacterHandlers } from "./CharacterHandlers.js"
 import { ClusterMemory } from "./ClusterMemory.js"
 import { Character } from "./CharacterEntity.js"
-
-export interface ClusterOptions {
-  /** This runner's address as the other runners reach it (`--runner-address HOST:PORT`). */
-  readonly runnerAddress: Address
-  /** `sqlite:PATH` or `postgres://…` (`--shard-db`). */
-  readonly shardDb: string
-  /** Shards per group; must be the same on every runner (default 300). */
-  readonly shards?: number | undefined
-}
-
-export class ClusterSetupError extends Schema.TaggedError<ClusterSetupError>()("ClusterSetupError", {
-  message: Schema.String
-}) {}
 
 /** The shard database's client; PostgreSQL's driver is loaded only when a runner uses it. */
 const sqlLayer = (url: string): Layer.Layer<SqlClient, ClusterSetupError> => {

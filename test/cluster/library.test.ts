@@ -1,0 +1,47 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as path from "node:path"
+import { ClusterSetupError } from "../../src/cluster/Options.js"
+import { createMemoryRuntime } from "../../src/lib.js"
+import { get, makeTempRoot } from "../support/server.js"
+import { freePort, ownerLogs, startRunner } from "../support/cluster.js"
+
+describe("the library as a cluster runner", () => {
+  it("sends each operation to the runner that owns the character, itself or a server runner", async () => {
+    const temp = makeTempRoot()
+    const shardDb = `sqlite:${path.join(temp.root, "shards.db")}`
+    const server = await startRunner(temp.memory, shardDb)
+    const runnerAddress = `127.0.0.1:${await freePort()}`
+    const memory = await createMemoryRuntime({ dataDir: temp.memory, cluster: { runnerAddress, shardDb } })
+    try {
+      const names = Array.from({ length: 12 }, (_, i) => `lib${i}`)
+      // Shards are rebalanced towards the library once it registers; write until both runners own characters.
+      for (let round = 0; round < 40; round++) {
+        for (const name of names) {
+          await memory.cache(name, { messages: [{ role: "user", content: `round ${round} of ${name}` }] })
+        }
+        const holders = new Set([...ownerLogs(temp.memory).values()].map((log) => log.at(-1)?.runner))
+        if (holders.has(runnerAddress) && holders.has(server.id)) break
+        await new Promise((done) => setTimeout(done, 250))
+      }
+      const holders = new Set([...ownerLogs(temp.memory).values()].map((log) => log.at(-1)?.runner))
+      assert.isTrue(holders.has(runnerAddress) && holders.has(server.id), "both runners own characters")
+      for (const name of names) {
+        const viaServer = JSON.parse((await get(`${server.url}/get_recent_history/${name}`)).text)
+        assert.include(viaServer, `round 0 of ${name}`)
+        assert.strictEqual(await memory.recentHistory(name), viaServer)
+      }
+      const bad = await createMemoryRuntime({
+        dataDir: temp.memory,
+        cluster: { runnerAddress: "nowhere", shardDb }
+      }).then(
+        () => undefined,
+        (e: unknown) => e
+      )
+      assert.instanceOf(bad, ClusterSetupError)
+    } finally {
+      await memory.close()
+      await server.stop()
+      temp.cleanup()
+    }
+  })
+})
