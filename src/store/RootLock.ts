@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { Effect, Schema } from "effect"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 
 export class RootLocked extends Schema.TaggedError<RootLocked>()("RootLocked", {
@@ -69,12 +69,14 @@ export const acquire = (root: string) =>
 /**
  * Cluster mode's hold on the root: a shared lock (an open read transaction) on the same file, which any
  * number of runners hold together and which keeps a single-process kioku (which needs it exclusively) out.
+ * The root must exist: a runner whose shared volume is not mounted must not start writing to a local directory.
  */
 export const share = (root: string) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
-        mkdirSync(root, { recursive: true })
+        if (!existsSync(root))
+          throw new Error("it does not exist (a shared root is mounted, never created, by a runner)")
         const db = new Database(path.join(root, ".kioku.lock"), { timeout: 2000 })
         try {
           db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER); BEGIN")
@@ -88,7 +90,10 @@ export const share = (root: string) =>
       catch: (e) =>
         new RootLocked({
           root,
-          message: `a single-process kioku (pid ${holder(path.join(root, ".kioku.lock.pid"))}) holds the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
+          message:
+            e instanceof Error && /locked|busy/i.test(e.message)
+              ? `a single-process kioku (pid ${holder(path.join(root, ".kioku.lock.pid"))}) holds the memory root ${root}`
+              : `cannot share the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
         })
     }),
     (db) => Effect.sync(() => release(db))

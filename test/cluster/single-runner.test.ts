@@ -9,6 +9,17 @@ describe("cluster mode, one runner on SQLite", () => {
   it("serves the character routes through the Character entity and claims each character, not the root", async () => {
     const temp = makeTempRoot()
     const shardDb = path.join(temp.root, "shards.db")
+    const missing = await startServer(path.join(temp.root, "unmounted"), [
+      "--cluster",
+      "--runner-address",
+      "127.0.0.1:1",
+      "--shard-db",
+      `sqlite:${shardDb}`
+    ]).then(
+      () => "started",
+      (e: unknown) => String(e)
+    )
+    assert.include(missing, "does not exist", "a runner does not start on a missing shared root")
     const runner = await startRunner(temp.memory, `sqlite:${shardDb}`)
     try {
       const cached = await post(`${runner.url}/cache/Tian`, history(turn("I adopted a cat", "What is its name?")))

@@ -2,7 +2,7 @@
  * Helpers for cluster tests: free loopback ports, `kioku serve --cluster` runner processes (through the server
  * harness), and readers of the per-character owners logs and journals a test checks after the fact.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import * as path from "node:path"
 import { Schema } from "effect"
@@ -24,7 +24,9 @@ export interface Runner extends RunningServer {
   readonly id: string
 }
 
+/** Starts a runner on `memory` (created first: a runner never creates its shared root). */
 export const startRunner = async (memory: string, shardDb: string, env: Readonly<Record<string, string>> = {}) => {
+  mkdirSync(memory, { recursive: true })
   const port = await freePort()
   const id = `127.0.0.1:${port}`
   const server = await startServer(memory, ["--cluster", "--runner-address", id, "--shard-db", shardDb], env)
