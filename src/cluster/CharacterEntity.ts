@@ -5,7 +5,8 @@
  */
 import { Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
-import { Schema } from "effect"
+import { AlreadyProcessingMessage, MailboxFull, PersistenceError } from "@effect/cluster/ClusterError"
+import { Effect, Schema } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { InvalidCharacterName } from "../domain/CharacterName.js"
 import { StoredMessage } from "../domain/Message.js"
@@ -123,3 +124,16 @@ export const Character = Entity.make("Character", [
   op("SaveRecent", { expected: RecentSnapshot, items: Schema.Array(StoredMessage) }, SaveRecentOutcome),
   op("Maintain", { loop: LoopName }, Schema.Void)
 ])
+
+export type DeliveryError = MailboxFull | AlreadyProcessingMessage | PersistenceError
+
+const isTransport = <E>(e: E | DeliveryError): e is DeliveryError =>
+  e instanceof MailboxFull || e instanceof AlreadyProcessingMessage || e instanceof PersistenceError
+
+/** A failure of the cluster's delivery, for the character `name`, as the `ActorDefect` callers already know. */
+export const deliveryAsDefect =
+  (name: string) =>
+  <A, E>(effect: Effect.Effect<A, E | DeliveryError>): Effect.Effect<A, E | ActorDefect> =>
+    Effect.catchIf(effect, isTransport, (e) =>
+      Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}: ${e.message}` }))
+    )

@@ -14,6 +14,7 @@ import { KiokuConfig } from "../Config.js"
 import { commandOf } from "../maintenance/Maintenance.js"
 import { makeLocal } from "../MemoryService.js"
 import type { StoreError } from "../store/DurableFs.js"
+import type { Command } from "../actor/Commands.js"
 import { Character } from "./CharacterEntity.js"
 
 const sameSnapshot =
@@ -44,7 +45,7 @@ export const CharacterHandlers = Layer.unwrapEffect(
               )
             )
         )
-        const ask = <A>(command: Parameters<typeof registry.ask<A, StoreError>>[1]) =>
+        const ask = <A>(command: (reply: Deferred.Deferred<A, StoreError | ActorDefect>) => Command) =>
           registry.ask<A, StoreError>(name, command)
         return Character.of({
           Write: ({ payload }) => local.write(payload.kind, raw, payload),
@@ -55,11 +56,7 @@ export const CharacterHandlers = Layer.unwrapEffect(
           AwaitBackground: () => local.awaitBackground(raw),
           Followups: () => local.followupTopics(raw),
           RecordSurfaced: ({ payload }) => local.recordSurfaced(raw, payload.ids),
-          ResetConfirmedAt: () =>
-            ask<number>((reply: Deferred.Deferred<number, StoreError | ActorDefect>) => ({
-              _tag: "ResetConfirmedAt",
-              reply
-            })),
+          ResetConfirmedAt: () => ask<number>((reply) => ({ _tag: "ResetConfirmedAt", reply })),
           Funnel: ({ payload }) => local.funnel(raw, payload.since, payload.until),
           Reflect: () => local.reflect(raw),
           MaintainNow: () => local.maintainNow(raw),

@@ -5,7 +5,6 @@
  * the same errors as in single-process mode. The browser's conditional save compares a snapshot fetched from
  * the owner; a rename, which needs two characters stopped at once, is refused in cluster mode.
  */
-import { AlreadyProcessingMessage, MailboxFull, PersistenceError } from "@effect/cluster/ClusterError"
 import { Effect, Either, Layer, Option } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
@@ -15,12 +14,7 @@ import { Activity } from "../maintenance/Activity.js"
 import { characters } from "../maintenance/RunOnce.js"
 import { failed as recallFailed } from "../actor/Recall.js"
 import { MemoryService, makeLocal, recallTextOf, type MemoryError, type MemoryOperations } from "../MemoryService.js"
-import { Character } from "./CharacterEntity.js"
-
-type Transport = MailboxFull | AlreadyProcessingMessage | PersistenceError
-
-const isTransport = (e: MemoryError | Transport): e is Transport =>
-  e instanceof MailboxFull || e instanceof AlreadyProcessingMessage || e instanceof PersistenceError
+import { Character, deliveryAsDefect, type DeliveryError } from "./CharacterEntity.js"
 
 export const ClusterMemory = Layer.effect(
   MemoryService,
@@ -35,15 +29,8 @@ export const ClusterMemory = Layer.effect(
       )
     const send = <A>(
       raw: string,
-      call: (entity: ReturnType<typeof client>) => Effect.Effect<A, MemoryError | Transport>
-    ): Effect.Effect<A, MemoryError> =>
-      Effect.flatMap(named(raw), (name) =>
-        call(client(name)).pipe(
-          Effect.catchIf(isTransport, (e) =>
-            Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}: ${e.message}` }))
-          )
-        )
-      )
+      call: (entity: ReturnType<typeof client>) => Effect.Effect<A, MemoryError | DeliveryError>
+    ): Effect.Effect<A, MemoryError> => Effect.flatMap(named(raw), (name) => deliveryAsDefect(name)(call(client(name))))
     const queryMemory: MemoryOperations["queryMemory"] = (raw, input) =>
       send(raw, (c) => c.QueryMemory({ input })).pipe(
         Effect.catchTags({

@@ -20,7 +20,7 @@ import { ClusterSetupError, type ClusterOptions } from "./Options.js"
 import * as RootLock from "../store/RootLock.js"
 import { CharacterHandlers } from "./CharacterHandlers.js"
 import { ClusterMemory } from "./ClusterMemory.js"
-import { Character } from "./CharacterEntity.js"
+import { Character, deliveryAsDefect } from "./CharacterEntity.js"
 
 /** The shard database's client; PostgreSQL's driver is loaded only when a runner uses it. */
 const sqlLayer = (url: string): Layer.Layer<SqlClient, ClusterSetupError> => {
@@ -73,13 +73,10 @@ const placementLayer = (o: ClusterOptions, dataDir: string) =>
           client(name)
             .Maintain({ loop })
             .pipe(
-              Effect.catchTags({
-                MailboxFull: (e) => Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
-                AlreadyProcessingMessage: (e) =>
-                  Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
-                PersistenceError: (e) => Effect.fail(new ActorDefect({ actor: name, message: `cluster: ${e._tag}` })),
-                InvalidCharacterName: (e) => Effect.fail(new ActorDefect({ actor: name, message: e.message }))
-              })
+              deliveryAsDefect(name),
+              Effect.catchTag("InvalidCharacterName", (e) =>
+                Effect.fail(new ActorDefect({ actor: name, message: e.message }))
+              )
             )
         )
       }
