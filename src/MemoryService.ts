@@ -23,7 +23,7 @@ import * as CharacterDirs from "./store/CharacterDirs.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
 import type { EditKind, EditResult } from "./actor/EntryEdit.js"
-import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
+import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
@@ -110,6 +110,28 @@ export interface MemoryOperations {
     newName: string
   ) => Effect.Effect<RenameOutcome, MemoryError | CharacterBusy>
 }
+
+/**
+ * Moves a character's directory and its `characters.json` entry to a new name; the caller has stopped both
+ * characters' actors (and, in cluster mode, holds both ownership locks).
+ */
+export const renameWork = (
+  dataDir: string,
+  files: Context.Tag.Service<AppFiles>,
+  from: CharacterName,
+  to: CharacterName
+) =>
+  Effect.gen(function* () {
+    const had = CharacterDirs.exists(dataDir, from)
+    const has = CharacterDirs.exists(dataDir, to)
+    if (had && has) return "both_exist" as const
+    if (had) yield* CharacterDirs.renameDir(dataDir, from, to)
+    const configured = yield* files
+      .renameCharacter(from, to)
+      .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
+    if (!had) return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
+    return "renamed" as const
+  })
 
 /** The `recall_memory` tool's text of a recall, in the request's language (else the default one). */
 export const recallTextOf = (queryMemory: MemoryOperations["queryMemory"]) =>
@@ -203,19 +225,7 @@ export const makeLocal = Effect.gen(function* () {
       Effect.gen(function* () {
         const from = yield* named(oldRaw)
         const to = yield* named(newRaw)
-        const work = Effect.gen(function* () {
-          const had = CharacterDirs.exists(dataDir, from)
-          const has = CharacterDirs.exists(dataDir, to)
-          if (had && has) return "both_exist" as const
-          if (had) yield* CharacterDirs.renameDir(dataDir, from, to)
-          const configured = yield* files
-            .renameCharacter(from, to)
-            .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
-          if (!had)
-            return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
-          return "renamed" as const
-        })
-        return yield* registry.exclusive([from, to], work)
+        return yield* registry.exclusive([from, to], renameWork(dataDir, files, from, to))
       })
   } satisfies MemoryOperations
 })

@@ -8,6 +8,7 @@ import { Rpc } from "@effect/rpc"
 import { AlreadyProcessingMessage, MailboxFull, PersistenceError } from "@effect/cluster/ClusterError"
 import { Effect, Schema } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
+import { CharacterBusy } from "../actor/CharacterRegistry.js"
 import { InvalidCharacterName } from "../domain/CharacterName.js"
 import { StoredMessage } from "../domain/Message.js"
 import { PersonaFile } from "../memory/persona/Persona.js"
@@ -122,7 +123,15 @@ export const Character = Entity.make("Character", [
   op("CancelCorrection", {}, Schema.Literal("cancelled", "no_task")),
   op("RecentFile", {}, Schema.Option(RecentSnapshot)),
   op("SaveRecent", { expected: RecentSnapshot, items: Schema.Array(StoredMessage) }, SaveRecentOutcome),
-  op("Maintain", { loop: LoopName }, Schema.Void)
+  op("Maintain", { loop: LoopName }, Schema.Void),
+  /** Moves this character to `to` (the owner of `to` is asked to `Release` it first). */
+  Rpc.make("Rename", {
+    payload: { to: Schema.String },
+    success: Schema.Literal("renamed", "already_renamed", "both_exist", "not_found"),
+    error: Schema.Union(MemoryError, CharacterBusy)
+  }),
+  /** Closes this character's actor on its owner, releasing its ownership lock (for a rename). */
+  Rpc.make("Release", { error: CharacterBusy })
 ])
 
 export type DeliveryError = MailboxFull | AlreadyProcessingMessage | PersistenceError

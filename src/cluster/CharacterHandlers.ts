@@ -6,16 +6,18 @@
  * what serialises a character's changes.
  */
 import { Entity } from "@effect/cluster"
-import { Deferred, Duration, Effect, Layer, Option } from "effect"
+import { Deferred, Duration, Effect, Either, Layer, Option } from "effect"
 import type { ActorDefect } from "../actor/Actor.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
-import { CharacterName } from "../domain/CharacterName.js"
+import { CharacterName, validateCharacterName } from "../domain/CharacterName.js"
+import { Placement } from "../actor/Placement.js"
+import { AppFiles } from "../store/AppFiles.js"
 import { KiokuConfig } from "../Config.js"
 import { commandOf } from "../maintenance/Maintenance.js"
-import { makeLocal } from "../MemoryService.js"
+import { makeLocal, renameWork } from "../MemoryService.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { Command } from "../actor/Commands.js"
-import { Character } from "./CharacterEntity.js"
+import { Character, deliveryAsDefect } from "./CharacterEntity.js"
 
 const sameSnapshot =
   (expected: { readonly content: string; readonly pathKey: string; readonly generation: string }) =>
@@ -28,7 +30,10 @@ export const CharacterHandlers = Layer.unwrapEffect(
   Effect.gen(function* () {
     const local = yield* makeLocal
     const registry = yield* CharacterRegistry
-    const { tunables } = yield* KiokuConfig
+    const placement = yield* Placement
+    const files = yield* AppFiles
+    const client = yield* Character.client
+    const { dataDir, tunables } = yield* KiokuConfig
     return Character.toLayer(
       Effect.gen(function* () {
         const address = yield* Entity.CurrentAddress
@@ -68,6 +73,22 @@ export const CharacterHandlers = Layer.unwrapEffect(
           CancelCorrection: () => local.cancelCorrection(raw),
           RecentFile: () => local.recentFile(raw),
           SaveRecent: ({ payload }) => local.saveRecent(raw, sameSnapshot(payload.expected), payload.items),
+          Release: () => registry.exclusive([name], Effect.void),
+          Rename: ({ payload }) =>
+            Effect.gen(function* () {
+              const to = yield* Either.match(validateCharacterName(payload.to), {
+                onLeft: Effect.fail,
+                onRight: Effect.succeed
+              })
+              yield* deliveryAsDefect(to)(client(to).Release())
+              // Both ownership locks held while the directory moves: no runner can load either character.
+              const work = Effect.gen(function* () {
+                yield* placement.claim(name)
+                if (to !== name) yield* placement.claim(to)
+                return yield* renameWork(dataDir, files, name, to)
+              })
+              return yield* registry.exclusive([name], Effect.scoped(work))
+            }),
           Maintain: ({ payload }) =>
             Option.match(commandOf(payload.loop), {
               onNone: () => Effect.void,

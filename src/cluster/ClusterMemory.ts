@@ -3,10 +3,9 @@
  * is validated here, then sent as an RPC to the `Character` entity, which the cluster delivers to the runner
  * owning the character's shard (possibly this one). Transport failures become `ActorDefect`s, so callers see
  * the same errors as in single-process mode. The browser's conditional save compares a snapshot fetched from
- * the owner; a rename, which needs two characters stopped at once, is refused in cluster mode.
+ * the owner; a rename goes to the old name's owner, which has the new name released by its owner first.
  */
 import { Effect, Either, Layer, Option } from "effect"
-import { ActorDefect } from "../actor/Actor.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import { normaliseLanguage } from "../domain/Locale.js"
 import { KiokuConfig } from "../Config.js"
@@ -76,11 +75,9 @@ export const ClusterMemory = Layer.effect(
               : Effect.succeed({ _tag: "Conflict" as const, current })
           )
         ),
-      renameCharacter: (oldRaw) =>
-        Effect.flatMap(named(oldRaw), (name) =>
-          Effect.fail(
-            new ActorDefect({ actor: name, message: "renaming a character is not available in cluster mode" })
-          )
+      renameCharacter: (oldRaw, newRaw) =>
+        Effect.flatMap(named(oldRaw), (from) =>
+          Effect.flatMap(named(newRaw), (to) => deliveryAsDefect(from)(client(from).Rename({ to })))
         )
     } satisfies MemoryOperations
   })

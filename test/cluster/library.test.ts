@@ -1,12 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
+import { existsSync } from "node:fs"
 import * as path from "node:path"
 import { ClusterSetupError } from "../../src/cluster/Options.js"
 import { createMemoryRuntime } from "../../src/lib.js"
-import { get, makeTempRoot } from "../support/server.js"
+import { get, makeTempRoot, post } from "../support/server.js"
 import { freePort, ownerLogs, startRunner } from "../support/cluster.js"
 
 describe("the library as a cluster runner", () => {
-  it("sends each operation to the runner that owns the character, itself or a server runner", async () => {
+  it("sends each operation, a rename too, to the runner that owns the character, itself or a server runner", async () => {
     const temp = makeTempRoot()
     const shardDb = `sqlite:${path.join(temp.root, "shards.db")}`
     const server = await startRunner(temp.memory, shardDb)
@@ -30,6 +31,18 @@ describe("the library as a cluster runner", () => {
         assert.include(viaServer, `round 0 of ${name}`)
         assert.strictEqual(await memory.recentHistory(name), viaServer)
       }
+      const renamed = await post(
+        `${server.url}/api/memory/update_catgirl_name`,
+        JSON.stringify({ old_name: "lib0", new_name: "lib0-renamed" })
+      )
+      assert.deepStrictEqual(JSON.parse(renamed.text), {
+        success: true,
+        memory_renamed: true,
+        memory_server_reloaded: true
+      })
+      assert.isFalse(existsSync(path.join(temp.memory, "lib0")))
+      assert.include(await memory.recentHistory("lib0-renamed"), "round 0 of lib0")
+      assert.include(JSON.parse((await get(`${server.url}/get_recent_history/lib0-renamed`)).text), "round 0 of lib0")
       const bad = await createMemoryRuntime({
         dataDir: temp.memory,
         cluster: { runnerAddress: "nowhere", shardDb }
