@@ -1,8 +1,8 @@
 /**
  * Cluster mode's infrastructure: the runner (an `@effect/cluster` socket runner at `--runner-address`), its
- * shard and message storage in SQL (`--shard-db`: `sqlite:PATH` for runners on one host, `postgres://…` for
- * several hosts, through `@effect/sql-pg`), and the `Placement` that ties kioku's actors to shard ownership. Every sharding setting is
- * given here, none is read from the environment.
+ * shard and message storage in SQL (`--shard-db`: `sqlite:PATH` for runners on one host, `postgres://…`
+ * through `@effect/sql-pg` for several hosts), and the `Placement` that ties kioku's actors to shard
+ * ownership. Every sharding setting is given here, none is read from the environment.
  */
 import { EntityId, RunnerAddress, RunnerHealth, Runners, ShardingConfig, SocketRunner } from "@effect/cluster"
 import { Sharding } from "@effect/cluster/Sharding"
@@ -12,6 +12,8 @@ import { NodeClusterSocket } from "@effect/platform-node"
 import { RpcSerialization } from "@effect/rpc"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { SqlClient } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { ConfigError } from "effect/ConfigError"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { ActorDefect } from "../actor/Actor.js"
 import { Placement } from "../actor/Placement.js"
@@ -24,12 +26,15 @@ import { Character, deliveryAsDefect } from "./CharacterEntity.js"
 
 /** The shard database's client; PostgreSQL's driver is loaded only when a runner uses it. */
 const sqlLayer = (url: string): Layer.Layer<SqlClient, ClusterSetupError> => {
-  if (url.startsWith("sqlite:")) return Layer.orDie(SqliteClient.layer({ filename: url.slice("sqlite:".length) }))
+  const unreachable = (e: SqlError | ConfigError) => new ClusterSetupError({ message: `shard database: ${e.message}` })
+  if (url.startsWith("sqlite:"))
+    return Layer.mapError(SqliteClient.layer({ filename: url.slice("sqlite:".length) }), unreachable)
   if (/^postgres(ql)?:\/\//.test(url))
     return Layer.unwrapEffect(
       Effect.map(
         Effect.promise(() => import("@effect/sql-pg")),
-        ({ PgClient }) => Layer.orDie(PgClient.layer({ url: Redacted.make(url), applicationName: "kioku" }))
+        ({ PgClient }) =>
+          Layer.mapError(PgClient.layer({ url: Redacted.make(url), applicationName: "kioku" }), unreachable)
       )
     )
   return Layer.fail(new ClusterSetupError({ message: `unsupported --shard-db ${url.split(":")[0] ?? ""}` }))
@@ -54,7 +59,9 @@ const shardingLayer = (o: ClusterOptions) =>
         shardLockExpiration: Duration.seconds(12),
         refreshAssignmentsInterval: Duration.seconds(2),
         runnerHealthCheckInterval: Duration.seconds(5),
-        entityTerminationTimeout: Duration.seconds(15)
+        entityTerminationTimeout: Duration.seconds(15),
+        // A message to an entity on this runner skips the encode/decode round trip a remote one needs.
+        simulateRemoteSerialization: false
       })
     ),
     Layer.provide(RpcSerialization.layerMsgPack)
