@@ -43,6 +43,10 @@ describe("the library as a cluster runner", () => {
       assert.isFalse(existsSync(path.join(temp.memory, "lib0")))
       assert.include(await memory.recentHistory("lib0-renamed"), "round 0 of lib0")
       assert.include(JSON.parse((await get(`${server.url}/get_recent_history/lib0-renamed`)).text), "round 0 of lib0")
+      // `kioku maintain --once` through one gateway: each character's jobs run on its owner.
+      const maintained = JSON.parse((await post(`${server.url}/internal/maintenance/run_once`, "{}")).text)
+      const ran: ReadonlyArray<string> = maintained.ran.map((r: { readonly character: string }) => r.character)
+      assert.deepStrictEqual([...ran].sort(), ["lib0-renamed", ...names.slice(1)].sort())
       const bad = await createMemoryRuntime({
         dataDir: temp.memory,
         cluster: { runnerAddress: "nowhere", shardDb }
