@@ -30,8 +30,9 @@ const turnBody = (i: number) =>
     ])
   })
 
-const scenario = async (
-  port: number,
+/** `concurrency` clients for `seconds`, client `w` on gateway `ports[w % ports.length]`. */
+export const scenario = async (
+  ports: ReadonlyArray<number>,
   characters: number,
   concurrency: number,
   seconds: number
@@ -46,7 +47,7 @@ const scenario = async (
       const i = sent++
       const name = `c${concurrency}-n${characters}-${(w + i) % characters}`
       const t0 = performance.now()
-      const status = (await send(agent, port, "POST", `/cache/${name}`, turnBody(i))).status
+      const status = (await send(agent, ports[w % ports.length] ?? 0, "POST", `/cache/${name}`, turnBody(i))).status
       if (status !== 200) throw new Error(`status ${status}`)
       latencies.push(performance.now() - t0)
     }
@@ -113,7 +114,7 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
     process.stderr.write(`history: ${JSON.stringify(history)}\n`)
     for (const concurrency of concurrencies) {
       for (const characters of [1, 10, 100]) {
-        const r = await scenario(server.port, characters, concurrency, seconds)
+        const r = await scenario([server.port], characters, concurrency, seconds)
         results.push(r)
         process.stderr.write(
           `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms (${r.requests} requests)\n`

@@ -1,4 +1,5 @@
 /** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
+import { runCluster } from "./cluster.js"
 import { runExtract } from "./extract.js"
 import { runIngest } from "./ingest.js"
 import { runNewDialog } from "./newdialog.js"
@@ -9,7 +10,8 @@ const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = 
   ingest: runIngest,
   extract: runExtract,
   "new-dialog": runNewDialog,
-  recall: runRecall
+  recall: runRecall,
+  cluster: runCluster
 }
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {

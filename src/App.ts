@@ -1,12 +1,13 @@
 /**
  * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
  * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor, embedder (ONNX unless
- * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock. The
+ * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock (in cluster
+ * mode: the cluster runner, its entity handlers and a routing memory service instead of the lock). The
  * maintenance loops and the embedding warm-up start only once startup recovery completes `Recovered`. Server and
  * library both build on `appLayer`; a host clock, when given, is installed under everything
  * (`Layer.setClock`), so every actor reads it.
  */
-import { Layer, type Clock } from "effect"
+import { Effect, Layer, type Clock } from "effect"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { OutboxHandlers } from "./actor/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
@@ -24,6 +25,8 @@ import { MemoryService } from "./MemoryService.js"
 import { Recovered, RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
+import type { ClusterOptions, ClusterSetupError } from "./cluster/Options.js"
+import type { SocketServerError } from "@effect/platform/SocketServer"
 
 export interface AppOptions {
   readonly settings: KiokuSettings
@@ -39,11 +42,12 @@ export interface AppOptions {
   readonly maintenance?: boolean | undefined
   /** Replaces Effect's `Clock` for everything the layer builds and runs (the library's host clock). */
   readonly clock?: Clock.Clock | undefined
+  /** Runs as one runner of a cluster (src/cluster): no memory-root lock, characters owned per shard. */
+  readonly cluster?: ClusterOptions | undefined
 }
 
 export const appLayer = (options: AppOptions) => {
   const config = Layer.succeed(KiokuConfig, options.settings)
-  const lock = Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir))
   const initial: Phase = options.startBlocked
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
@@ -59,13 +63,27 @@ export const appLayer = (options: AppOptions) => {
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
-  const memory = Layer.merge(MemoryService.layer, loops).pipe(
-    Layer.provideMerge(registryAndActivity),
-    Layer.provideMerge(Recovered.layer)
+  const core = <E, R>(service: Layer.Layer<MemoryService, E, R>) =>
+    Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial)).pipe(
+      Layer.provideMerge(registryAndActivity),
+      Layer.provideMerge(Recovered.layer)
+    )
+  // Loaded only when a runner starts: single-process mode never evaluates the cluster modules.
+  const clustered = (cluster: ClusterOptions) =>
+    Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(() => import("./cluster/ClusterRuntime.js")),
+        (m) => core(m.clusterService).pipe(Layer.provideMerge(m.clusterInfra(cluster, options.settings.dataDir)))
+      )
+    )
+  const single = core(MemoryService.layer).pipe(
+    Layer.provideMerge(Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir)))
   )
-  const app = Layer.mergeAll(memory, RuntimeStatus.layer(initial)).pipe(
-    Layer.provideMerge(lock),
-    Layer.provideMerge(config)
-  )
+  const runtime: Layer.Layer<
+    Layer.Layer.Success<typeof single>,
+    Layer.Layer.Error<typeof single> | ClusterSetupError | SocketServerError,
+    KiokuConfig
+  > = options.cluster === undefined ? single : clustered(options.cluster)
+  const app = runtime.pipe(Layer.provideMerge(config))
   return options.clock === undefined ? app : app.pipe(Layer.provideMerge(Layer.setClock(options.clock)))
 }

@@ -25,7 +25,7 @@ import * as path from "node:path"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
 import type { EditKind, EditResult } from "./actor/EntryEdit.js"
-import { validateCharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
+import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
@@ -113,119 +113,131 @@ export interface MemoryOperations {
   ) => Effect.Effect<RenameOutcome, MemoryError | CharacterBusy>
 }
 
-export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
-  static readonly layer = Layer.effect(
-    MemoryService,
-    Effect.gen(function* () {
-      const registry = yield* CharacterRegistry
-      const activity = yield* Activity
-      const { dataDir, tunables } = yield* KiokuConfig
-      const tokens = yield* Tokenizer
-      const files = yield* AppFiles
-      const named = (raw: string) =>
-        activity.touch.pipe(
-          Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
-        )
-      const ask = <A>(raw: string, command: (reply: Deferred.Deferred<A, StoreError | ActorDefect>) => Command) =>
-        Effect.flatMap(named(raw), (name) => registry.ask<A, StoreError>(name, command))
-      const lang = (input?: ReadInput) => ({
-        language: Option.fromNullable(normaliseLanguage(input?.language)),
-        renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
+/**
+ * Moves a character's directory and its `characters.json` entry to a new name; the caller has stopped both
+ * characters' actors (and, in cluster mode, holds both ownership locks).
+ */
+export const renameWork = (
+  dataDir: string,
+  files: Context.Tag.Service<AppFiles>,
+  from: CharacterName,
+  to: CharacterName
+) =>
+  Effect.gen(function* () {
+    const had = CharacterDirs.exists(dataDir, from)
+    const has = CharacterDirs.exists(dataDir, to)
+    if (had && has) return "both_exist" as const
+    if (had) yield* CharacterDirs.renameDir(dataDir, from, to)
+    const configured = yield* files
+      .renameCharacter(from, to)
+      .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
+    if (!had) return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
+    yield* RenameContents.rewriteNames(path.join(dataDir, to), from, to).pipe(
+      Effect.flatMap((changed) => Effect.logDebug("rename rewrote names in files").pipe(Effect.annotateLogs(changed))),
+      Effect.catchAll((e) =>
+        Effect.logWarning("rename: names inside the files not rewritten").pipe(Effect.annotateLogs({ error: e._tag }))
+      )
+    )
+    return "renamed" as const
+  })
+
+/** The `recall_memory` tool's text of a recall, in the request's language (else the default one). */
+export const recallTextOf = (queryMemory: MemoryOperations["queryMemory"]) =>
+  Effect.gen(function* () {
+    const { tunables } = yield* KiokuConfig
+    const tokens = yield* Tokenizer
+    return (raw: string, input: QueryRequest) =>
+      Effect.gen(function* () {
+        const result = yield* queryMemory(raw, input)
+        const language = normaliseLanguage(input.language) ?? normaliseLanguage(tunables.default_language) ?? "en"
+        const nowMillis = yield* Clock.currentTimeMillis
+        return renderToolAnswer(input, result, { language, nowMillis, tokens, tunables })
       })
-      const queryMemory = (raw: string, input: QueryRequest) =>
-        ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
-          Effect.catchTags({
-            StoreError: (e) => degraded(e, input),
-            ActorDefect: (e) => degraded(e, input)
-          })
-        )
-      const degraded = (e: StoreError | ActorDefect, input: QueryRequest) =>
-        Effect.logError("query_memory failed; answering hybrid_recall_failed").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(recallFailed(input.query ?? ""))
-        )
-      return {
-        write: (kind, raw, input) =>
-          ask<number>(raw, (reply) => ({
-            _tag: "Write",
-            request: {
-              kind,
-              messages: input.messages.map(normaliseMessage),
-              language: Option.fromNullable(normaliseLanguage(input.language))
-            },
-            reply
-          })),
-        newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
-        recentHistory: (raw, input) =>
-          ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
-        lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
-        followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
-        recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
-        resetConfirmedAt: Effect.gen(function* () {
-          const counts = yield* Effect.forEach(characters(dataDir), (raw) =>
-            ask<number>(raw, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
-          )
-          return counts.reduce((a, b) => a + b, 0)
-        }),
-        funnel: (raw, since, until) => ask<FunnelCounts>(raw, (reply) => ({ _tag: "Funnel", since, until, reply })),
-        reflect: (raw) => ask<Option.Option<Reflection>>(raw, (reply) => ({ _tag: "Synthesize", reply })),
-        maintainNow: (raw) => ask<MaintenanceReport>(raw, (reply) => ({ _tag: "MaintainNow", reply })),
-        queryMemory,
-        recallText: (raw, input) =>
-          Effect.gen(function* () {
-            const result = yield* queryMemory(raw, input)
-            const language = normaliseLanguage(input.language) ?? normaliseLanguage(tunables.default_language) ?? "en"
-            const nowMillis = yield* Clock.currentTimeMillis
-            return renderToolAnswer(input, result, { language, nowMillis, tokens, tunables })
-          }),
-        cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
-        awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
-        manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),
-        editEntry: (raw, input) => ask<EditResult>(raw, (reply) => ({ _tag: "EntryEdit", ...input, reply })),
-        persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
-        settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
-        status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply })),
-        recentFiles: CharacterDirs.withRecentFile(dataDir),
-        recentFile: (raw) =>
-          Effect.flatMap(named(raw), (name) =>
-            CharacterDirs.exists(dataDir, name)
-              ? registry.ask<Option.Option<RecentSnapshot>, StoreError>(name, (reply) => ({
-                  _tag: "RecentFile",
-                  reply
-                }))
-              : Effect.succeed(Option.none())
-          ),
-        saveRecent: (raw, matches, items) =>
-          ask<SaveRecentOutcome>(raw, (reply) => ({ _tag: "SaveRecent", matches, items, reply })),
-        renameCharacter: (oldRaw, newRaw) =>
-          Effect.gen(function* () {
-            const from = yield* named(oldRaw)
-            const to = yield* named(newRaw)
-            const work = Effect.gen(function* () {
-              const had = CharacterDirs.exists(dataDir, from)
-              const has = CharacterDirs.exists(dataDir, to)
-              if (had && has) return "both_exist" as const
-              if (had) yield* CharacterDirs.renameDir(dataDir, from, to)
-              const configured = yield* files
-                .renameCharacter(from, to)
-                .pipe(Effect.tapError(() => (had ? CharacterDirs.renameDir(dataDir, to, from) : Effect.void)))
-              if (!had)
-                return has ? ("already_renamed" as const) : configured ? ("renamed" as const) : ("not_found" as const)
-              yield* RenameContents.rewriteNames(path.join(dataDir, to), from, to).pipe(
-                Effect.flatMap((changed) =>
-                  Effect.logDebug("rename rewrote names in files").pipe(Effect.annotateLogs(changed))
-                ),
-                Effect.catchAll((e) =>
-                  Effect.logWarning("rename: names inside the files not rewritten").pipe(
-                    Effect.annotateLogs({ error: e._tag })
-                  )
-                )
-              )
-              return "renamed" as const
-            })
-            return yield* registry.exclusive([from, to], work)
-          })
-      }
-    })
-  )
+  })
+
+/** The operations on this process's own actors (the whole service out of cluster mode). */
+export const makeLocal = Effect.gen(function* () {
+  const registry = yield* CharacterRegistry
+  const activity = yield* Activity
+  const { dataDir } = yield* KiokuConfig
+  const files = yield* AppFiles
+  const named = (raw: string) =>
+    activity.touch.pipe(
+      Effect.zipRight(Either.match(validateCharacterName(raw), { onLeft: Effect.fail, onRight: Effect.succeed }))
+    )
+  const ask = <A>(raw: string, command: (reply: Deferred.Deferred<A, StoreError | ActorDefect>) => Command) =>
+    Effect.flatMap(named(raw), (name) => registry.ask<A, StoreError>(name, command))
+  const lang = (input?: ReadInput) => ({
+    language: Option.fromNullable(normaliseLanguage(input?.language)),
+    renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
+  })
+  const queryMemory = (raw: string, input: QueryRequest) =>
+    ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
+      Effect.catchTags({
+        StoreError: (e) => degraded(e, input),
+        ActorDefect: (e) => degraded(e, input)
+      })
+    )
+  const degraded = (e: StoreError | ActorDefect, input: QueryRequest) =>
+    Effect.logError("query_memory failed; answering hybrid_recall_failed").pipe(
+      Effect.annotateLogs({ error: e._tag }),
+      Effect.as(recallFailed(input.query ?? ""))
+    )
+  return {
+    write: (kind, raw, input) =>
+      ask<number>(raw, (reply) => ({
+        _tag: "Write",
+        request: {
+          kind,
+          messages: input.messages.map(normaliseMessage),
+          language: Option.fromNullable(normaliseLanguage(input.language))
+        },
+        reply
+      })),
+    newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
+    recentHistory: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
+    lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
+    followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
+    recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
+    resetConfirmedAt: Effect.gen(function* () {
+      const counts = yield* Effect.forEach(characters(dataDir), (raw) =>
+        ask<number>(raw, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
+      )
+      return counts.reduce((a, b) => a + b, 0)
+    }),
+    funnel: (raw, since, until) => ask<FunnelCounts>(raw, (reply) => ({ _tag: "Funnel", since, until, reply })),
+    reflect: (raw) => ask<Option.Option<Reflection>>(raw, (reply) => ({ _tag: "Synthesize", reply })),
+    maintainNow: (raw) => ask<MaintenanceReport>(raw, (reply) => ({ _tag: "MaintainNow", reply })),
+    queryMemory,
+    recallText: yield* recallTextOf(queryMemory),
+    cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
+    awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
+    manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),
+    editEntry: (raw, input) => ask<EditResult>(raw, (reply) => ({ _tag: "EntryEdit", ...input, reply })),
+    persona: (raw) => ask<PersonaFile>(raw, (reply) => ({ _tag: "GetPersona", reply })),
+    settings: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "GetSettings", lang: lang(input), reply })),
+    status: (raw) => ask<CharacterStatus>(raw, (reply) => ({ _tag: "Status", reply })),
+    recentFiles: CharacterDirs.withRecentFile(dataDir),
+    recentFile: (raw) =>
+      Effect.flatMap(named(raw), (name) =>
+        CharacterDirs.exists(dataDir, name)
+          ? registry.ask<Option.Option<RecentSnapshot>, StoreError>(name, (reply) => ({
+              _tag: "RecentFile",
+              reply
+            }))
+          : Effect.succeed(Option.none())
+      ),
+    saveRecent: (raw, matches, items) =>
+      ask<SaveRecentOutcome>(raw, (reply) => ({ _tag: "SaveRecent", matches, items, reply })),
+    renameCharacter: (oldRaw, newRaw) =>
+      Effect.gen(function* () {
+        const from = yield* named(oldRaw)
+        const to = yield* named(newRaw)
+        return yield* registry.exclusive([from, to], renameWork(dataDir, files, from, to))
+      })
+  } satisfies MemoryOperations
+})
+
+export class MemoryService extends Context.Tag("app/MemoryService")<MemoryService, MemoryOperations>() {
+  static readonly layer = Layer.effect(MemoryService, makeLocal)
 }

@@ -11,6 +11,7 @@ import { Clock, Deferred, Effect, Either, Ref } from "effect"
 import { existsSync, readdirSync } from "node:fs"
 import * as path from "node:path"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import { Placement } from "./actor/Placement.js"
 import { type CharacterName, validateCharacterName } from "./domain/CharacterName.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import { KiokuConfig } from "./Config.js"
@@ -54,6 +55,7 @@ export const recover = Effect.gen(function* () {
   const registry = yield* CharacterRegistry
   const status = yield* RuntimeStatus
   const files = yield* AppFiles
+  const placement = yield* Placement
   yield* Ref.set(status, { _tag: "initializing" })
   const started = yield* Clock.currentTimeMillis
   const configured = (yield* files.characters).characters
@@ -62,7 +64,10 @@ export const recover = Effect.gen(function* () {
       Effect.logError("startup file migration failed").pipe(Effect.annotateLogs({ error: e.message }))
     )
   )
-  const names = [...new Set([...characterDirs(settings.dataDir), ...configured.flatMap(valid)])]
+  // In cluster mode a runner recovers only the characters whose shard it owns.
+  const names = [...new Set([...characterDirs(settings.dataDir), ...configured.flatMap(valid)])].filter((n) =>
+    placement.owns(n)
+  )
   yield* Effect.forEach(
     names,
     (name) =>

@@ -1,11 +1,13 @@
 /**
  * The embeddable library: `createMemoryRuntime` starts the same supervisor the server uses inside a host
  * process and exposes the memory operations as promises with typed inputs and outputs. A failed operation
- * rejects with the typed error itself (`InvalidCharacterName`, `StoreError`, `ActorDefect`, `RootLocked`).
+ * rejects with the typed error itself (`InvalidCharacterName`, `StoreError`, `ActorDefect`, `RootLocked`,
+ * `ClusterSetupError`). With `cluster`, the process is one runner of a cluster (docs/scaling.md).
  */
-import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
+import { Cause, Effect, Either, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import type { CharacterStatus, MaintenanceReport } from "./actor/Commands.js"
 import { appLayer } from "./App.js"
+import { parseClusterOptions } from "./cluster/Options.js"
 import { loadSettings, parseLogLevel } from "./Config.js"
 import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
@@ -50,6 +52,12 @@ export interface MemoryRuntimeOptions {
   readonly clock?: HostClock
   /** Runs the maintenance loops in the background (default true); off, the host drives `maintainNow`. */
   readonly backgroundMaintenance?: boolean
+  /**
+   * Joins a cluster as one runner (docs/scaling.md) instead of locking `dataDir` for this process alone:
+   * `runnerAddress` is `HOST:PORT` where the other runners reach this one, `shardDb` is `sqlite:PATH` or
+   * `postgres://…`. Each operation then runs on the runner that owns the character's shard.
+   */
+  readonly cluster?: { readonly runnerAddress: string; readonly shardDb: string }
 }
 
 export interface MemoryRuntime {
@@ -86,8 +94,10 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     loadSettings({ dataDir: options.dataDir, configFile: options.configFile, overrides: options.config })
   )
   const level = Option.getOrElse(parseLogLevel(options.logLevel ?? "warning"), () => LogLevel.Warning)
+  const cluster =
+    options.cluster === undefined ? undefined : Either.getOrThrowWith(parseClusterOptions(options.cluster), (e) => e)
   const runtime = ManagedRuntime.make(
-    appLayer({ settings, clock: options.clock, maintenance: options.backgroundMaintenance }).pipe(
+    appLayer({ settings, clock: options.clock, maintenance: options.backgroundMaintenance, cluster }).pipe(
       Layer.orDie,
       Layer.provideMerge(Logger.minimumLogLevel(level))
     )

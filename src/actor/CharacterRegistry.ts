@@ -17,6 +17,7 @@ import * as Admission from "./Admission.js"
 import * as Handover from "./Handover.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
+import { Placement } from "./Placement.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { ChineseScript } from "../llm/ChineseScript.js"
@@ -57,10 +58,15 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
         >()
       )
+      const placement = yield* Placement
       const handover = Handover.make<CharacterName>()
       const admission = Admission.make<CharacterName>()
       const actors = yield* RcMap.make({
-        lookup: (name: CharacterName) => handover.guard(name, CharacterActor.make(name).pipe(Effect.provide(context))),
+        lookup: (name: CharacterName) =>
+          handover.guard(
+            name,
+            placement.claim(name).pipe(Effect.zipRight(CharacterActor.make(name)), Effect.provide(context))
+          ),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
       })
       // A failed build is not kept: the next request for the character tries to load it again.

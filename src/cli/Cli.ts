@@ -1,12 +1,13 @@
 /**
  * The `kioku` command line: `kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE]
- * [--auth-token T] [--start-blocked] [--log-level L]`, with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
+ * [--auth-token T] [--start-blocked] [--log-level L] [--cluster --runner-address HOST:PORT --shard-db URL]`
+ * (cluster mode: docs/scaling.md), with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  * `kioku eval locomo` runs the LoCoMo retrieval evaluation (src/eval/RunLocomo.ts): progress on stderr, the
  * result on stdout (one JSON object with `--json`).
  * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
  */
-import { Clock, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Clock, Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
 import * as path from "node:path"
 import { appLayer } from "../App.js"
 import { loadSettings, parseLogLevel } from "../Config.js"
@@ -20,6 +21,7 @@ import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
 import { envOr, parse, UsageError } from "./Args.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
+import { parseClusterOptions } from "../cluster/Options.js"
 
 export { UsageError } from "./Args.js"
 
@@ -28,6 +30,7 @@ export const usage = `kioku ${VERSION} — long-term memory for AI companion cha
 Usage:
   kioku serve [--port N] [--host H] [--data-dir DIR] [--config FILE] [--auth-token T] [--start-blocked]
               [--log-level debug|info|warning|error] [--model-dir DIR]
+              [--cluster --runner-address HOST:PORT --shard-db sqlite:PATH|postgres://…]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
@@ -41,6 +44,28 @@ Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG
 
 const loopback = new Set(["127.0.0.1", "localhost", "::1"])
 
+/** `--cluster --runner-address HOST:PORT --shard-db URL`: all three or none. */
+const clusterOptions = (values: {
+  readonly cluster?: boolean | undefined
+  readonly "runner-address"?: string | undefined
+  readonly "shard-db"?: string | undefined
+}) =>
+  Effect.gen(function* () {
+    const address = values["runner-address"]
+    const db = values["shard-db"]
+    if (values.cluster !== true) {
+      if (address !== undefined || db !== undefined)
+        return yield* new UsageError({ message: "--runner-address and --shard-db need --cluster" })
+      return undefined
+    }
+    if (address === undefined || db === undefined)
+      return yield* new UsageError({ message: "--cluster needs --runner-address HOST:PORT and --shard-db URL" })
+    return yield* Either.match(parseClusterOptions({ runnerAddress: address, shardDb: db }), {
+      onLeft: (e) => Effect.fail(new UsageError({ message: `--cluster: ${e.message}` })),
+      onRight: Effect.succeed
+    })
+  })
+
 export const serve = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const { values } = yield* parse(args, {
@@ -51,8 +76,12 @@ export const serve = (args: ReadonlyArray<string>) =>
       "auth-token": { type: "string" },
       "start-blocked": { type: "boolean" },
       "log-level": { type: "string" },
-      "model-dir": { type: "string" }
+      "model-dir": { type: "string" },
+      cluster: { type: "boolean" },
+      "runner-address": { type: "string" },
+      "shard-db": { type: "string" }
     })
+    const cluster = yield* clusterOptions(values)
     const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       return yield* new UsageError({ message: "--port must be 0..65535" })
@@ -79,7 +108,7 @@ export const serve = (args: ReadonlyArray<string>) =>
     )
     return yield* Layer.launch(
       serverLayer({ port, host, authToken: token, maxBodyBytes: settings.tunables.max_body_bytes, startBlocked }).pipe(
-        Layer.provideMerge(appLayer({ settings, startBlocked })),
+        Layer.provideMerge(appLayer({ settings, startBlocked, cluster })),
         Layer.provide(Logger.minimumLogLevel(level))
       )
     )

@@ -10,6 +10,7 @@ import type { ActorDefect } from "../actor/Actor.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import type { Command } from "../actor/Commands.js"
+import { Placement } from "../actor/Placement.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import { Embedder } from "../embed/Embedder.js"
 import { KiokuConfig } from "../Config.js"
@@ -21,7 +22,7 @@ import { characters } from "./RunOnce.js"
 type Reply = Deferred.Deferred<void, StoreError | ActorDefect>
 
 /** The command a loop sends each character; `None` for a loop whose actor command is not wired yet. */
-const commandOf = (name: Loop["name"]): Option.Option<(reply: Reply) => Command> => {
+export const commandOf = (name: Loop["name"]): Option.Option<(reply: Reply) => Command> => {
   switch (name) {
     case "idle_maintenance":
       return Option.some((reply) => ({ _tag: "IdleMaintenance", reply }))
@@ -53,20 +54,23 @@ const due = (loop: Loop) =>
 export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
   Effect.gen(function* () {
     const registry = yield* CharacterRegistry
+    const placement = yield* Placement
     const { dataDir } = yield* KiokuConfig
     if (!(yield* due(loop))) return
     for (const dir of characters(dataDir)) {
       const name = validateCharacterName(dir)
-      if (name._tag === "Left") continue
-      yield* registry
-        .ask<void, StoreError>(name.right, command)
-        .pipe(
-          Effect.catchAll((e) =>
-            Effect.logWarning("maintenance fan-out failed").pipe(
-              Effect.annotateLogs({ loop: loop.name, error: e.message })
-            )
+      if (name._tag === "Left" || !placement.owns(name.right)) continue
+      const tick = Option.match(placement.maintain, {
+        onNone: () => registry.ask<void, StoreError>(name.right, command),
+        onSome: (maintain) => maintain(name.right, loop.name)
+      })
+      yield* tick.pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning("maintenance fan-out failed").pipe(
+            Effect.annotateLogs({ loop: loop.name, error: e.message })
           )
         )
+      )
     }
   })
 

@@ -3,7 +3,7 @@
  * or delays derived from the tunables. `vector_backfill` (kioku's) starts with the embedder warm-up
  * (`vectors_warmup_delay_seconds`) and repeats every `embedding_poll_seconds`.
  */
-import { Duration, Schedule } from "effect"
+import { Duration, Schedule, Schema } from "effect"
 
 /** Delay before the n-th (1-based) backup retry of a failed recent compression: 30 s, 60 s, 120 s, 240 s. */
 export const backupDelay = (attempt: number): number => 30_000 * 2 ** Math.max(0, attempt - 1)
@@ -12,15 +12,19 @@ export const backupDelay = (attempt: number): number => 30_000 * 2 ** Math.max(0
 export const llmRetry = Schedule.exponential("1 second", 2).pipe(Schedule.intersect(Schedule.recurs(2)))
 
 /** A background loop of neko-compat §4.13: first run after `first`, then every `every`. */
+export const LoopName = Schema.Literal(
+  "idle_maintenance",
+  "signal_extraction",
+  "auto_promote",
+  "reflection_synthesis",
+  "archive_sweep",
+  "rebuttal",
+  "vector_backfill"
+)
+export type LoopName = typeof LoopName.Type
+
 export interface Loop {
-  readonly name:
-    | "idle_maintenance"
-    | "signal_extraction"
-    | "auto_promote"
-    | "reflection_synthesis"
-    | "archive_sweep"
-    | "rebuttal"
-    | "vector_backfill"
+  readonly name: LoopName
   readonly first: Duration.DurationInput
   readonly every: Duration.DurationInput
 }

@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { Effect, Schema } from "effect"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 
 export class RootLocked extends Schema.TaggedError<RootLocked>()("RootLocked", {
@@ -21,19 +21,36 @@ const holder = (file: string): string => {
   }
 }
 
+/**
+ * Opens `file` as an SQLite database holding an exclusive transaction (the lock); throws when another
+ * process holds it. `release` lets it go.
+ */
+export const lockFile = (file: string): Database.Database => {
+  const db = new Database(file, { timeout: 0 })
+  try {
+    db.pragma("locking_mode = EXCLUSIVE")
+    db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER); BEGIN EXCLUSIVE; INSERT INTO holder VALUES (0);")
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  return db
+}
+
+export const release = (db: Database.Database) => {
+  try {
+    db.exec("ROLLBACK")
+  } finally {
+    db.close()
+  }
+}
+
 export const acquire = (root: string) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
         mkdirSync(root, { recursive: true })
-        const db = new Database(path.join(root, ".kioku.lock"), { timeout: 0 })
-        try {
-          db.pragma("locking_mode = EXCLUSIVE")
-          db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER); BEGIN EXCLUSIVE; INSERT INTO holder VALUES (0);")
-        } catch (e) {
-          db.close()
-          throw e
-        }
+        const db = lockFile(path.join(root, ".kioku.lock"))
         writeFileSync(path.join(root, ".kioku.lock.pid"), `${process.pid}\n`)
         return db
       },
@@ -46,12 +63,38 @@ export const acquire = (root: string) =>
               : `cannot lock the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
         })
     }),
-    (db) =>
-      Effect.sync(() => {
+    (db) => Effect.sync(() => release(db))
+  )
+
+/**
+ * Cluster mode's hold on the root: a shared lock (an open read transaction) on the same file, which any
+ * number of runners hold together and which keeps a single-process kioku (which needs it exclusively) out.
+ * The root must exist: a runner whose shared volume is not mounted must not start writing to a local directory.
+ */
+export const share = (root: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        if (!existsSync(root))
+          throw new Error("it does not exist (a shared root is mounted, never created, by a runner)")
+        const db = new Database(path.join(root, ".kioku.lock"), { timeout: 2000 })
         try {
-          db.exec("ROLLBACK")
-        } finally {
+          db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER); BEGIN")
+          db.prepare("SELECT count(*) FROM holder").get()
+        } catch (e) {
           db.close()
+          throw e
         }
-      })
+        return db
+      },
+      catch: (e) =>
+        new RootLocked({
+          root,
+          message:
+            e instanceof Error && /locked|busy/i.test(e.message)
+              ? `a single-process kioku (pid ${holder(path.join(root, ".kioku.lock.pid"))}) holds the memory root ${root}`
+              : `cannot share the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
+        })
+    }),
+    (db) => Effect.sync(() => release(db))
   )

@@ -1,0 +1,63 @@
+/**
+ * The per-character ownership lock of cluster mode, in place of the memory-root lock: an exclusive SQLite
+ * transaction on `<root>/#cluster/<name>.lock`, held for the life of the character's actor on the runner that
+ * owns its shard. The kernel drops it when the holder dies (even by SIGKILL), so a new owner takes over at
+ * once; while a previous owner still closes its actor, the new one retries for `claimWait`. Every take and
+ * release is appended to `<name>.owners.ndjson` with the runner's id: the audit trail of who could write.
+ */
+import { Duration, Effect, Schedule, Schema } from "effect"
+import { appendFileSync, mkdirSync } from "node:fs"
+import * as path from "node:path"
+import type { CharacterName } from "../domain/CharacterName.js"
+import { StoreError } from "../store/DurableFs.js"
+import * as RootLock from "../store/RootLock.js"
+
+/** `#` is not allowed in a character name, so the directory never reads as a character. */
+export const locksDir = (root: string) => path.join(root, "#cluster")
+
+export const OwnerEvent = Schema.Struct({
+  runner: Schema.String,
+  pid: Schema.Number,
+  event: Schema.Literal("acquired", "released"),
+  at: Schema.Number
+})
+export type OwnerEvent = typeof OwnerEvent.Type
+
+const encodeLine = Schema.encodeSync(Schema.parseJson(OwnerEvent))
+
+const claimWait = Duration.seconds(30)
+
+const record = (file: string, runner: string, event: OwnerEvent["event"]) =>
+  Effect.flatMap(
+    Effect.clockWith((c) => c.currentTimeMillis),
+    (at) =>
+      Effect.try({
+        try: () => appendFileSync(file, encodeLine({ runner, pid: process.pid, event, at }) + "\n"),
+        catch: (e) => new StoreError({ op: "owners_log", file, message: e instanceof Error ? e.message : String(e) })
+      })
+  )
+
+const tryLock = (file: string) =>
+  Effect.try({
+    try: () => RootLock.lockFile(file),
+    catch: (e) => new StoreError({ op: "claim", file, message: e instanceof Error ? e.message : String(e) })
+  })
+
+export const claim = (root: string, runner: string) => (name: CharacterName) =>
+  Effect.gen(function* () {
+    const dir = locksDir(root)
+    const file = path.join(dir, `${name}.lock`)
+    const log = path.join(dir, `${name}.owners.ndjson`)
+    yield* Effect.try({
+      try: () => mkdirSync(dir, { recursive: true }),
+      catch: (e) => new StoreError({ op: "mkdir", file: dir, message: e instanceof Error ? e.message : String(e) })
+    })
+    yield* Effect.acquireRelease(
+      tryLock(file).pipe(
+        Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo(claimWait))),
+        Effect.tap(() => record(log, runner, "acquired"))
+      ),
+      (db) =>
+        record(log, runner, "released").pipe(Effect.ignore, Effect.zipRight(Effect.sync(() => RootLock.release(db))))
+    )
+  })

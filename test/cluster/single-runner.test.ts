@@ -1,0 +1,63 @@
+import { assert, describe, it } from "@effect/vitest"
+import Database from "better-sqlite3"
+import { readFileSync } from "node:fs"
+import * as path from "node:path"
+import { get, history, makeTempRoot, post, startServer, turn } from "../support/server.js"
+import { ownerLogs, overlaps, startRunner } from "../support/cluster.js"
+
+describe("cluster mode, one runner on SQLite", () => {
+  it("serves the character routes through the Character entity and claims each character, not the root", async () => {
+    const temp = makeTempRoot()
+    const shardDb = path.join(temp.root, "shards.db")
+    const missing = await startServer(path.join(temp.root, "unmounted"), [
+      "--cluster",
+      "--runner-address",
+      "127.0.0.1:1",
+      "--shard-db",
+      `sqlite:${shardDb}`
+    ]).then(
+      () => "started",
+      (e: unknown) => String(e)
+    )
+    assert.include(missing, "does not exist", "a runner does not start on a missing shared root")
+    const runner = await startRunner(temp.memory, `sqlite:${shardDb}`)
+    try {
+      const cached = await post(`${runner.url}/cache/Tian`, history(turn("I adopted a cat", "What is its name?")))
+      assert.deepStrictEqual(JSON.parse(cached.text), { status: "cached", count: 2 })
+      await post(`${runner.url}/cache/Mio`, history(turn("I like rain", "Me too")))
+      const recent = JSON.parse((await get(`${runner.url}/get_recent_history/Tian`)).text)
+      assert.include(recent, "I adopted a cat")
+      const bad = await post(`${runner.url}/cache/a..b`, history(turn("x", "y")))
+      assert.strictEqual(bad.status, 400)
+      const query = await post(`${runner.url}/query_memory/Tian`, JSON.stringify({ query: "cat" }))
+      assert.strictEqual(query.status, 200)
+
+      const single = await startServer(temp.memory).then(
+        () => "started",
+        (e: unknown) => String(e)
+      )
+      assert.include(single, "is using the memory root", "a single-process server stays out of a cluster's root")
+      const logs = ownerLogs(temp.memory)
+      assert.deepStrictEqual([...logs.keys()].sort(), ["Mio", "Tian"])
+      for (const log of logs.values()) {
+        assert.deepStrictEqual(
+          log.map((e) => [e.runner, e.event]),
+          [[runner.id, "acquired"]]
+        )
+      }
+      const journal = readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8")
+      assert.include(journal, "I adopted a cat")
+      const db = new Database(shardDb, { readonly: true })
+      const runners = db.prepare("SELECT address FROM cluster_runners").all()
+      db.close()
+      assert.deepStrictEqual(runners, [{ address: runner.id }])
+    } finally {
+      await runner.stop()
+    }
+    for (const log of ownerLogs(temp.memory).values()) {
+      assert.deepStrictEqual(overlaps(log), [])
+      assert.strictEqual(log.at(-1)?.event, "released")
+    }
+    temp.cleanup()
+  })
+})
