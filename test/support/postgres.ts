@@ -4,12 +4,19 @@
  * fsync off; `stop` shuts it down immediately and removes the directory. Never assumes a running server.
  */
 import { execFileSync } from "node:child_process"
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs"
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir, userInfo } from "node:os"
 import * as path from "node:path"
 import { freePort } from "./cluster.js"
 
-const binDirs = ["/usr/local/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/bin"]
+const debianDirs = (): ReadonlyArray<string> =>
+  existsSync("/usr/lib/postgresql")
+    ? readdirSync("/usr/lib/postgresql")
+        .sort()
+        .reverse()
+        .map((v) => path.join("/usr/lib/postgresql", v, "bin"))
+    : []
+const binDirs = ["/usr/local/bin", ...debianDirs(), "/usr/bin"]
 
 const bin = (name: string) => {
   const dir = binDirs.find((d) => existsSync(path.join(d, name)))
