@@ -6,6 +6,7 @@
  * correction is promoted when its text (or a merge of it) lands, denied on keep_old. Items the answer
  * does not cover, and whole batches that fail, count one attempt each.
  */
+import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either, Option } from "effect"
 import { transition } from "xstate"
 import { decodePersonaCommand, personaMachine } from "../../machines/persona.js"
@@ -31,7 +32,11 @@ import { stateChangedLine } from "./TurnEvent.js"
 
 const MAX_ATTEMPTS = 5
 
-export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
+}) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
@@ -71,7 +76,8 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         const answer = yield* Effect.either(
           tasks.resolveCorrections({
             pairs: batch.map((c) => ({ old: c.old_text, new: c.new_text })),
-            names: yield* deps.speakers
+            names: yield* deps.speakers,
+            language: deps.language(state)
           })
         )
         if (Either.isLeft(answer)) {

@@ -43,6 +43,7 @@ export interface Delta {
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
   /** Runs after evidence changed (the lifecycle evaluation, which may confirm or promote). */
   readonly afterwards: (state: State.CharacterState) => Effect.Effect<unknown>
 }) =>
@@ -130,7 +131,8 @@ export const make = (deps: {
         const answer = yield* tasks.detectSignals({
           facts: newest.map((f) => ({ id: f.id, text: f.text, entity: f.entity })),
           observations: picked.map(({ type, id, text, entity }) => ({ type, id, text, entity })),
-          names: yield* deps.speakers
+          names: yield* deps.speakers,
+          language: deps.language(state)
         })
         const known = new Set(newest.map((f) => f.id))
         const byKey = new Map(picked.map((c) => [`${c.type}:${c.id}`, c]))
@@ -156,7 +158,8 @@ export const make = (deps: {
         const answer = yield* tasks.negativeTargets({
           messages: userMessages.slice(-t.negative_keyword_check_context_items),
           observations: candidates.map(({ type, id, text, entity }) => ({ type, id, text, entity })),
-          names: yield* deps.speakers
+          names: yield* deps.speakers,
+          language
         })
         const byKey = new Map(candidates.map((c) => [`${c.type}:${c.id}`, c]))
         const changes = answer.targets.flatMap((x) => {

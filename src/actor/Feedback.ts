@@ -5,6 +5,7 @@
  * journaled with the whole new record (the evidence snapshot inside) before the views change, and the
  * surfaced row records the verdict afterwards; then the lifecycle is evaluated again.
  */
+import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
@@ -24,6 +25,7 @@ import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEven
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
   readonly afterwards: (state: State.CharacterState) => Effect.Effect<unknown>
 }) =>
   Effect.gen(function* () {
@@ -44,7 +46,8 @@ export const make = (deps: {
         const results = yield* tasks.reflectionFeedback({
           reflections: reflections.map((r) => ({ id: r.id, text: r.text })),
           messages: userMessages,
-          names: yield* deps.speakers
+          names: yield* deps.speakers,
+          language: deps.language(state)
         })
         const ts = localIso(yield* Clock.currentTimeMillis)
         const byId = new Map(reflections.map((r) => [r.id, r]))

@@ -50,7 +50,7 @@ export const make = (deps: {
     const tokens = yield* Tokenizer
     const files = yield* AppFiles
     const keeper = yield* PersonaKeeper.make(deps)
-    const promotion = yield* Promotion.make({ tunables: t, speakers: deps.speakers, keeper })
+    const promotion = yield* Promotion.make({ tunables: t, speakers: deps.speakers, language: deps.language, keeper })
     const lifecycle = yield* ReflectionLifecycle.make({ tunables: t, promotion })
     const sweep = EvidenceSweep.make({ tunables: t })
     const synth = yield* ReflectionSynth.make({ tunables: t, speakers: deps.speakers, language: deps.language })
@@ -58,17 +58,19 @@ export const make = (deps: {
     const feedback = yield* Feedback.make({
       tunables: t,
       speakers: deps.speakers,
+      language: deps.language,
       afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
     })
 
     const signals = yield* EvidenceSignals.make({
       tunables: t,
       speakers: deps.speakers,
+      language: deps.language,
       afterwards: (state) => Effect.ignoreLogged(lifecycle.evaluate(state))
     })
 
-    const corrections = yield* Corrections.make({ tunables: t, speakers: deps.speakers })
-    const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers })
+    const corrections = yield* Corrections.make({ tunables: t, speakers: deps.speakers, language: deps.language })
+    const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers, language: deps.language })
     const manual = ManualActions.make(t)
     const editor = EntryEdit.make(t)
 

@@ -6,6 +6,7 @@
  * `version_history`, evidence per-side max, clocks reset, reflection id into `merged_from_ids`), reject
  * denies. Time-driven (OFF): a plain add. Every outcome is one journaled state change with the whole record.
  */
+import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
@@ -32,6 +33,7 @@ export const sectionOf = (entity: string): string =>
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
   readonly keeper: Effect.Effect.Success<ReturnType<typeof PersonaKeeper.make>>
 }) =>
   Effect.gen(function* () {
@@ -114,7 +116,8 @@ export const make = (deps: {
               protected: e.protected,
               score: score(e, now, t, e.protected)
             })),
-            names: yield* deps.speakers
+            names: yield* deps.speakers,
+            language: deps.language(state)
           })
         )
         if (Either.isLeft(answer)) {

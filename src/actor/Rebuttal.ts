@@ -5,6 +5,7 @@
  * them; a denial moves the reflection to `denied` (no disputation added). The cursor then advances; five
  * failures on one window skip it. With powerful memory OFF the cursor is kept at now.
  */
+import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
@@ -27,7 +28,11 @@ const OnDisk = Schema.parseJson(
 )
 const decodeMessage = Schema.decodeUnknownOption(OnDisk)
 
-export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly language: (state: State.CharacterState) => Language
+}) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
@@ -71,7 +76,8 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           tasks.reflectionFeedback({
             reflections: confirmed.map((r) => ({ id: r.id, text: r.text })),
             messages: window.take.map((r) => r.text),
-            names: yield* deps.speakers
+            names: yield* deps.speakers,
+            language: deps.language(state)
           })
         )
         if (Either.isLeft(answer)) {

@@ -13,7 +13,7 @@ import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
 import { fillPrompt } from "./prompts/recent.js"
-import { pickTemplate } from "./prompts/templates.js"
+import { templateText } from "./prompts/templates.js"
 
 export interface ExtractInput {
   readonly utterances: ReadonlyArray<Utterance>
@@ -43,10 +43,8 @@ export const makeFactTasks = Effect.gen(function* () {
     )
   )
 
-  const template = (lang: Language, aiAware: boolean) => {
-    const pick = pickTemplate(aiAware ? factExtractionAiAware : factExtraction, lang)
-    return pick._tag === "Text" ? Effect.succeed(pick.text) : script.toTraditional(pick.text)
-  }
+  const text = templateText(script)
+  const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
 
   const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
     if (!client.configured("summary")) {

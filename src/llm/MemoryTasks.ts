@@ -10,7 +10,7 @@ import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
 import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
-import { reflection, reflectionFeedback } from "./prompts/reflection.js"
+import { reflection, reflectionContext, reflectionFeedback } from "./prompts/reflection.js"
 import { personaTasks, type PersonaTasks } from "./PersonaTasks.js"
 import { localFeedback } from "./local/LocalFeedback.js"
 import { synthesise } from "./local/LocalReflection.js"
@@ -18,6 +18,8 @@ import type { Drafted } from "../memory/reflection/Synthesis.js"
 import { factDedup } from "./prompts/facts.js"
 import { localArbitration } from "./local/LocalDedup.js"
 import { Tokenizer } from "./Tokenizer.js"
+import { ChineseScript } from "./ChineseScript.js"
+import { templateText } from "./prompts/templates.js"
 import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
 import type { Extracted } from "./local/LocalFacts.js"
@@ -79,6 +81,7 @@ export interface Tasks extends PersonaTasks {
     readonly reflections: ReadonlyArray<{ readonly id: string; readonly text: string }>
     readonly messages: ReadonlyArray<string>
     readonly names: Names
+    readonly language: Language
   }) => Effect.Effect<
     ReadonlyArray<{ readonly reflection_id: string; readonly feedback: "confirmed" | "denied" | "ignored" }>,
     LlmError
@@ -103,6 +106,8 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
       const tokens = yield* Tokenizer
       const local = localTasks(tokens, 900)
       const facts = yield* makeFactTasks
+      const script = yield* ChineseScript
+      const template = templateText(script)
       const ask = <A, I>(
         tier: Tier,
         task: string,
@@ -163,41 +168,47 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         extractsLocally: facts.local,
         reflectionFeedback: (input) => {
           if (!client.configured("summary")) return Effect.succeed(localFeedback(input.reflections, input.messages))
-          const prompt = P.fillPrompt(
-            P.fillPrompt(reflectionFeedback.en, {
-              REFLECTIONS: input.reflections.map((r) => `- [${r.id}] ${r.text}`).join("\n"),
-              MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
-              LANLAN_NAME: input.names.character
-            }),
-            { MASTER_NAME: input.names.master }
-          )
-          return ask("summary", "reflection.feedback", prompt, ReflectionFeedback, 60_000)
+          return Effect.flatMap(template(reflectionFeedback, input.language), (text) => {
+            const prompt = P.fillPrompt(
+              P.fillPrompt(text, {
+                REFLECTIONS: input.reflections.map((r) => `- [${r.id}] ${r.text}`).join("\n"),
+                MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
+                LANLAN_NAME: input.names.character
+              }),
+              { MASTER_NAME: input.names.master }
+            )
+            return ask("summary", "reflection.feedback", prompt, ReflectionFeedback, 60_000)
+          })
         },
         synthesizeReflection: (input) => {
           if (!client.configured("summary")) {
             return Effect.succeed({ ...synthesise(input.facts, input.names), event_when: null })
           }
-          const prompt = P.fillPrompt(
-            P.fillPrompt(reflection.en, {
-              FACTS: input.facts.map((f) => `- ${f.text} (importance: ${f.importance})`).join("\n"),
-              CONTEXT:
-                input.context && input.context.length > 0
-                  ? `\nWhat ${input.names.character} already believes (context only; do not repeat it):\n${input.context.map((c) => `- ${c}`).join("\n")}\n`
+          const context = input.context ?? []
+          const related = context.length > 0
+          const frame = reflectionContext[P.promptLanguage(input.language)]
+          return Effect.flatMap(template(reflection, input.language), (text) => {
+            const prompt = P.fillPrompt(
+              P.fillPrompt(text, {
+                FACTS: input.facts.map((f) => `- ${f.text} (importance: ${f.importance})`).join("\n"),
+                CONTEXT: related
+                  ? `\n${frame.header(input.names.character)}\n${context.map((c) => `- ${c}`).join("\n")}\n`
                   : "",
-              CONTEXT_NOTE: input.context && input.context.length > 0 ? " (with related earlier impressions)" : "",
-              LANLAN_NAME: input.names.character
-            }),
-            { MASTER_NAME: input.names.master }
-          )
-          return ask("summary", "reflection.synthesize", prompt, ReflectionAnswer, 110_000).pipe(
-            Effect.map((a) => ({
-              entity: a.entity,
-              relation_type: a.relation_type ?? null,
-              text: a.reflection,
-              temporal_scope: a.temporal_scope ?? null,
-              event_when: a.event_when ?? null
-            }))
-          )
+                CONTEXT_NOTE: related ? frame.note : "",
+                LANLAN_NAME: input.names.character
+              }),
+              { MASTER_NAME: input.names.master }
+            )
+            return ask("summary", "reflection.synthesize", prompt, ReflectionAnswer, 110_000).pipe(
+              Effect.map((a) => ({
+                entity: a.entity,
+                relation_type: a.relation_type ?? null,
+                text: a.reflection,
+                temporal_scope: a.temporal_scope ?? null,
+                event_when: a.event_when ?? null
+              }))
+            )
+          })
         },
         arbitrateFacts: (pairs) => {
           if (!client.configured("summary")) return Effect.succeed(localArbitration(pairs))
@@ -207,7 +218,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           const prompt = P.fillPrompt(factDedup.en, { PAIRS: listing })
           return ask("summary", "facts.dedup", prompt, FactDedup, 60_000)
         },
-        ...personaTasks(client, ask),
+        ...personaTasks(client, ask, template),
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")

@@ -4,7 +4,9 @@
  */
 import { Effect, type Schema } from "effect"
 import type { Names } from "./MemoryTasks.js"
+import type { Language } from "../domain/Locale.js"
 import type { LlmClient, LlmError, Tier } from "./LlmClient.js"
+import type { TemplateSet } from "./prompts/templates.js"
 import * as P from "./prompts/recent.js"
 import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "./prompts/contracts.js"
 import { negativeTarget, signalDetection } from "./prompts/reflection.js"
@@ -27,12 +29,14 @@ export interface PersonaTasks {
     readonly facts: ReadonlyArray<{ readonly id: string; readonly text: string; readonly entity: string }>
     readonly observations: ReadonlyArray<Observation>
     readonly names: Names
+    readonly language: Language
   }) => Effect.Effect<SignalsAnswer, LlmError>
   /** Which observations a "stop mentioning" request is about (NEGATIVE_TARGET_CHECK). */
   readonly negativeTargets: (input: {
     readonly messages: ReadonlyArray<string>
     readonly observations: ReadonlyArray<Observation>
     readonly names: Names
+    readonly language: Language
   }) => Effect.Effect<NegativeAnswer, LlmError>
   /** promote_fresh / merge_into / reject for a reflection due for promotion (PROMOTION_MERGE). */
   readonly promotionMerge: (input: {
@@ -44,11 +48,13 @@ export interface PersonaTasks {
       readonly score: number
     }>
     readonly names: Names
+    readonly language: Language
   }) => Effect.Effect<PromotionAnswer, LlmError>
   /** Resolves queued old/new persona pairs (PERSONA_CORRECTION). */
   readonly resolveCorrections: (input: {
     readonly pairs: ReadonlyArray<{ readonly old: string; readonly new: string }>
     readonly names: Names
+    readonly language: Language
   }) => Effect.Effect<CorrectionAnswer, LlmError>
 }
 
@@ -66,73 +72,84 @@ export type Ask = <A, I>(
   timeoutMs: number
 ) => Effect.Effect<A, LlmError>
 
+/** A task's template in the call's prompt language (Traditional Chinese derived from the Simplified text). */
+export type Template = (set: TemplateSet, language: Language) => Effect.Effect<string>
+
 /** The persona tasks: the model of their tier when one is configured, else the `local` provider. */
-export const personaTasks = (client: typeof LlmClient.Service, ask: Ask): PersonaTasks => ({
+export const personaTasks = (client: typeof LlmClient.Service, ask: Ask, template: Template): PersonaTasks => ({
   detectSignals: (input) =>
     client.configured("summary")
-      ? ask(
-          "summary",
-          "evidence.signals",
-          fill2(
-            signalDetection.en,
-            {
-              FACTS: input.facts.map((f) => `- [${f.id}] (${f.entity}) ${f.text}`).join("\n"),
-              OBSERVATIONS: observationLines(input.observations)
-            },
-            input.names
-          ),
-          Signals,
-          90_000
+      ? Effect.flatMap(template(signalDetection, input.language), (text) =>
+          ask(
+            "summary",
+            "evidence.signals",
+            fill2(
+              text,
+              {
+                FACTS: input.facts.map((f) => `- [${f.id}] (${f.entity}) ${f.text}`).join("\n"),
+                OBSERVATIONS: observationLines(input.observations)
+              },
+              input.names
+            ),
+            Signals,
+            90_000
+          )
         )
       : Effect.succeed(localSignals({ ...input, names: nameList(input.names) })),
   negativeTargets: (input) =>
     client.configured("emotion")
-      ? ask(
-          "emotion",
-          "evidence.negative_target",
-          fill2(
-            negativeTarget.en,
-            {
-              MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
-              OBSERVATIONS: observationLines(input.observations)
-            },
-            input.names
-          ),
-          NegativeTargets,
-          60_000
+      ? Effect.flatMap(template(negativeTarget, input.language), (text) =>
+          ask(
+            "emotion",
+            "evidence.negative_target",
+            fill2(
+              text,
+              {
+                MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
+                OBSERVATIONS: observationLines(input.observations)
+              },
+              input.names
+            ),
+            NegativeTargets,
+            60_000
+          )
         )
       : Effect.succeed(localNegativeTargets({ ...input, names: nameList(input.names) })),
   promotionMerge: (input) =>
     client.configured("correction")
-      ? ask(
-          "correction",
-          "reflection.promotion_merge",
-          fill2(
-            promotionMerge.en,
-            {
-              REFLECTION: input.reflection,
-              ENTRIES: input.entries
-                .map((e) => `- [${e.id}] ${e.text} (score ${Number.isFinite(e.score) ? e.score.toFixed(2) : "card"})`)
-                .join("\n")
-            },
-            input.names
-          ),
-          PromotionMerge,
-          90_000
+      ? Effect.flatMap(template(promotionMerge, input.language), (text) =>
+          ask(
+            "correction",
+            "reflection.promotion_merge",
+            fill2(
+              text,
+              {
+                REFLECTION: input.reflection,
+                ENTRIES: input.entries
+                  .map((e) => `- [${e.id}] ${e.text} (score ${Number.isFinite(e.score) ? e.score.toFixed(2) : "card"})`)
+                  .join("\n")
+              },
+              input.names
+            ),
+            PromotionMerge,
+            90_000
+          )
         )
       : Effect.succeed(localPromotion({ ...input, names: nameList(input.names) })),
   resolveCorrections: (input) =>
     client.configured("correction")
-      ? ask(
-          "correction",
-          "persona.corrections",
-          fill2(
-            personaCorrection.en,
-            { PAIRS: input.pairs.map((p, i) => `[${i}] old: ${p.old}\n    new: ${p.new}`).join("\n") },
-            input.names
-          ),
-          PersonaCorrections,
-          110_000
+      ? Effect.flatMap(template(personaCorrection, input.language), (text) =>
+          ask(
+            "correction",
+            "persona.corrections",
+            fill2(
+              text,
+              { PAIRS: input.pairs.map((p, i) => `[${i}] old: ${p.old}\n    new: ${p.new}`).join("\n") },
+              input.names
+            ),
+            PersonaCorrections,
+            110_000
+          )
         )
       : Effect.succeed(localCorrections(input.pairs, nameList(input.names)))
 })

@@ -36,6 +36,22 @@ temporal_scope："pattern"（繰り返し）、"state"（今のところ当て�
 JSON のみで答えてください：{"entity": "master", "relation_type": "habit", "reflection": "...", "temporal_scope": "pattern", "event_when": null}`
 }
 
+/** The related-context frame of the reflection prompt, per prompt language: the note and the list header. */
+export const reflectionContext: Readonly<
+  Record<"en" | "zh" | "zh-TW" | "ja", { readonly note: string; readonly header: (character: string) => string }>
+> = {
+  en: {
+    note: " (with related earlier impressions)",
+    header: (c) => `What ${c} already believes (context only; do not repeat it):`
+  },
+  zh: { note: "（附有相关的既有印象）", header: (c) => `${c}已有的看法（仅供参考，不要重复）：` },
+  "zh-TW": { note: "（附有相關的既有印象）", header: (c) => `${c}已有的看法（僅供參考，不要重複）：` },
+  ja: {
+    note: "（関連する以前の印象つき）",
+    header: (c) => `${c}がすでに抱いている印象（参考のみ、繰り返さないこと）：`
+  }
+}
+
 export const reflectionFeedback: TemplateSet = {
   en: `{LANLAN_NAME} brought up the impressions below. Read {MASTER_NAME}'s messages after that and judge each
 one: "confirmed" ({MASTER_NAME} agreed or showed it is right), "denied" (disagreed or corrected it),

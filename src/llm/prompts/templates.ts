@@ -3,7 +3,9 @@
  * text, when absent, is derived from the Simplified one by `ChineseScript`. Languages without their own
  * text (ko, ru, es, pt) use English, as the model answers in the conversation's language anyway.
  */
+import { Effect } from "effect"
 import type { Language } from "../../domain/Locale.js"
+import type { ChineseScript } from "../ChineseScript.js"
 
 export interface TemplateSet {
   readonly en: string
@@ -23,3 +25,11 @@ export const pickTemplate = (set: TemplateSet, lang: Language): Pick => {
   }
   return { _tag: "Text", text: lang === "zh" ? set.zh : lang === "ja" ? set.ja : set.en }
 }
+
+/** The text of `set` for `lang`, with Traditional Chinese derived through `script` when the set has none. */
+export const templateText =
+  (script: typeof ChineseScript.Service) =>
+  (set: TemplateSet, lang: Language): Effect.Effect<string> => {
+    const pick = pickTemplate(set, lang)
+    return pick._tag === "Text" ? Effect.succeed(pick.text) : script.toTraditional(pick.text)
+  }

@@ -1,0 +1,67 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import type { Language } from "../../src/domain/Locale.js"
+import { ChineseScript } from "../../src/llm/ChineseScript.js"
+import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
+import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
+
+const names = { master: "Alex", character: "Mochi" }
+const observation = { type: "reflection" as const, id: "r1", text: "Alex likes tea", entity: "master" }
+
+/** Every reflection and persona task once in `language`; answers the prompts the model was sent, by task. */
+const promptsIn = (language: Language) =>
+  Effect.gen(function* () {
+    const { script, layer } = yield* ScriptedLlm.make
+    const tasks = yield* Effect.provide(
+      MemoryTasks,
+      MemoryTasks.layer.pipe(
+        Layer.provide(layer),
+        Layer.provide(ChineseScript.layer),
+        Layer.provide(Tokenizer.Heuristic)
+      )
+    )
+    const run = (effect: Effect.Effect<unknown, unknown>) => Effect.ignore(effect)
+    const facts = [{ id: "f1", text: "Alex drinks tea daily", entity: "master", importance: 6 }]
+    yield* run(tasks.synthesizeReflection({ facts, names, language, context: ["Alex enjoys calm mornings"] }))
+    yield* run(tasks.reflectionFeedback({ reflections: [{ id: "r1", text: "x" }], messages: ["y"], names, language }))
+    yield* run(tasks.detectSignals({ facts, observations: [observation], names, language }))
+    yield* run(tasks.negativeTargets({ messages: ["stop"], observations: [observation], names, language }))
+    yield* run(tasks.promotionMerge({ reflection: "x", entries: [], names, language }))
+    yield* run(tasks.resolveCorrections({ pairs: [{ old: "a", new: "b" }], names, language }))
+    const requests = yield* script.requests
+    return new Map(requests.map((r) => [r.task, r.messages.map((m) => m.content).join("\n")]))
+  })
+
+const tasksSent = [
+  "reflection.synthesize",
+  "reflection.feedback",
+  "evidence.signals",
+  "evidence.negative_target",
+  "reflection.promotion_merge",
+  "persona.corrections"
+]
+
+describe("prompt language of the reflection and persona tasks", () => {
+  it.effect("sends each task's template in the call's language, Traditional Chinese derived, English otherwise", () =>
+    Effect.gen(function* () {
+      const en = yield* promptsIn("en")
+      const ja = yield* promptsIn("ja")
+      const zh = yield* promptsIn("zh")
+      const tw = yield* promptsIn("zh-TW")
+      const ko = yield* promptsIn("ko")
+      assert.deepStrictEqual([...en.keys()].sort(), [...tasksSent].sort())
+      const kana = /[\u3040-\u30ff]/
+      for (const task of tasksSent) {
+        const [e, j, z, t, k] = [en, ja, zh, tw, ko].map((m) => m.get(task) ?? "")
+        assert.notMatch(e ?? "", kana, task)
+        assert.match(j ?? "", kana, `${task} ja`)
+        assert.notStrictEqual(z, e, `${task} zh`)
+        assert.notStrictEqual(t, z, `${task} zh-TW differs from zh`)
+        assert.strictEqual(k, e, `${task} ko falls back to English`)
+      }
+      assert.include(ja.get("reflection.synthesize") ?? "", "Mochiがすでに抱いている印象")
+      assert.include(tw.get("reflection.synthesize") ?? "", "僅供參考")
+    })
+  )
+})
