@@ -2,8 +2,9 @@
  * Real disk faults for the chaos suite, no mocks. A full disk: a small tmpfs mounted inside a user and mount
  * namespace held open by a `sleep` process (`unshare -rm`, allowed to unprivileged users on most Linux
  * systems, always to root); the server joins that namespace through `nsenter` and the test reaches the same
- * files through `/proc/<holder>/root`. A permission fault: the server runs as an unprivileged user (`nobody`
- * when the test runs as root, since root ignores file modes) and the test takes write permission away.
+ * files through `/proc/<holder>/root`. A permission fault: the test takes write permission away from a server
+ * that file modes bind — as root, the server runs without the capabilities that override them (`setpriv`),
+ * or as `nobody` where `setpriv` is missing.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { chmodSync, closeSync, ftruncateSync, fstatSync, openSync, rmSync, writeSync } from "node:fs"
@@ -75,12 +76,17 @@ export const tinyDisk = async (mountPoint: string, bytes: number): Promise<TinyD
 const NOBODY = 65534
 
 /**
- * How to run the server so that file modes bind it, after handing it `root`; or why it cannot (running as
- * root, `nobody` must be able to read the checkout).
+ * How to run the server so that file modes bind it, after handing it `root`; or why it cannot. As root:
+ * without the capabilities that override file modes (`setpriv`), else as `nobody` (who must be able to read
+ * the checkout).
  */
 export const unprivileged = (root: string): Launch | string => {
   const uid = process.getuid?.() ?? NOBODY
   if (uid !== 0) return {}
+  const dropped = "-dac_override,-dac_read_search"
+  const wrap = ["setpriv", `--bounding-set=${dropped}`, `--inh-caps=${dropped}`, "--"]
+  const [command = "setpriv", ...prefix] = wrap
+  if (spawnSync(command, [...prefix, process.execPath, distBin, "--version"]).status === 0) return { wrap }
   const probe = spawnSync(process.execPath, [distBin, "--version"], { uid: NOBODY, gid: NOBODY, encoding: "utf8" })
   if (probe.status !== 0) return `user nobody cannot run ${distBin}: ${(probe.stderr ?? "").slice(0, 200)}`
   chmodSync(root, 0o755)
