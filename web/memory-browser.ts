@@ -81,7 +81,7 @@ const anyDirty = () => tabs.some(tabDirty)
 initGuard(anyDirty)
 
 byId("fact-search", HTMLInputElement).addEventListener("input", () => {
-  if (view !== null) renderFacts(ctx, view)
+  if (view !== null) renderFacts(ctx, view, true)
 })
 let shown = ""
 picker.addEventListener("change", async () => {

@@ -68,6 +68,12 @@ describe("the memory browser's unsaved-changes guard in Chromium", () => {
         assert.strictEqual(yield* selected(), "tab-persona")
         yield* run(() => p.locator("#tab-facts").click())
         yield* run(() => fact.getByLabel("Fact text").fill("a changed fact"))
+        // A new search keeps the open editor and its text, even when the filter no longer matches its fact.
+        yield* run(() => p.locator("#fact-search").fill("zzz-no-such-fact"))
+        const area = p.locator("#fact-list .editor textarea")
+        assert.strictEqual(yield* run(() => area.inputValue()), "a changed fact")
+        yield* run(() => p.locator("#fact-search").fill(""))
+        assert.strictEqual(yield* run(() => area.inputValue()), "a changed fact")
         yield* run(() => p.locator("#character").selectOption("Mio"))
         yield* run(() => dialog.getByRole("button", { name: "Discard changes" }).click())
         yield* run(() => p.locator("#status", { hasText: "Mio" }).waitFor())

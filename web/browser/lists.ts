@@ -50,13 +50,42 @@ const archivedCard = (f: ArchivedFactView) => {
   return li
 }
 
-export const renderFacts = (ctx: Ctx, view: View) => {
+/** The inline editors open under `list`: entry id → the text typed so far. */
+const openEdits = (list: HTMLElement): ReadonlyMap<string, string> =>
+  new Map(
+    [...list.querySelectorAll<HTMLLIElement>("li.card")].flatMap((li) => {
+      const area = li.querySelector<HTMLTextAreaElement>(".editor textarea")
+      const id = li.dataset["id"]
+      return area === null || id === undefined ? [] : [[id, area.value] as const]
+    })
+  )
+
+/** Opens the editor of each card in `list` that had one, with the text that was typed in it. */
+const reopen = (list: HTMLElement, edits: ReadonlyMap<string, string>) => {
+  for (const li of list.querySelectorAll<HTMLLIElement>("li.card")) {
+    const typed = edits.get(li.dataset["id"] ?? "")
+    const edit = [...li.querySelectorAll("button")].find((b) => b.textContent === "Edit")
+    if (typed === undefined || edit === undefined) continue
+    edit.click()
+    const area = li.querySelector<HTMLTextAreaElement>(".editor textarea")
+    if (area !== null) area.value = typed
+  }
+}
+
+/**
+ * Draws the Facts tab under the search box's filter. With `keepEditors` (a new search, not a reload) open
+ * editors stay open with their text, and their facts stay listed even when the filter no longer matches.
+ */
+export const renderFacts = (ctx: Ctx, view: View, keepEditors = false) => {
+  const list = byId("fact-list", HTMLUListElement)
+  const edits = keepEditors ? openEdits(list) : new Map<string, string>()
   const query = byId("fact-search", HTMLInputElement).value.trim().toLowerCase()
   const matches = (f: { readonly text: string }) => query === "" || f.text.toLowerCase().includes(query)
-  const facts = view.facts.filter(matches)
+  const facts = view.facts.filter((f) => matches(f) || edits.has(f.id))
   const archived = view.archived_facts.filter(matches)
   byId("fact-count", HTMLElement).textContent = `${facts.length} of ${view.facts.length} facts`
-  byId("fact-list", HTMLUListElement).replaceChildren(...facts.map((f) => factCard(ctx, f)))
+  list.replaceChildren(...facts.map((f) => factCard(ctx, f)))
+  reopen(list, edits)
   byId("fact-archive-summary", HTMLElement).textContent =
     `Archived facts (${archived.length} of ${view.archived_facts.length}, read-only)`
   byId("fact-archive-list", HTMLUListElement).replaceChildren(...archived.map(archivedCard))
