@@ -18,6 +18,7 @@ import { makeLocal, renameWork } from "../MemoryService.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { Command } from "../actor/Commands.js"
 import { Character, deliveryAsDefect } from "./CharacterEntity.js"
+import * as CharacterLock from "./CharacterLock.js"
 
 const sameSnapshot =
   (expected: { readonly content: string; readonly pathKey: string; readonly generation: string }) =>
@@ -85,6 +86,7 @@ export const CharacterHandlers = Layer.unwrapEffect(
               const work = Effect.gen(function* () {
                 yield* placement.claim(name)
                 if (to !== name) yield* placement.claim(to)
+                yield* CharacterLock.configLock(dataDir)
                 return yield* renameWork(dataDir, files, name, to)
               })
               return yield* registry.exclusive([name], Effect.scoped(work))

@@ -43,15 +43,33 @@ const tryLock = (file: string) =>
     catch: (e) => new StoreError({ op: "claim", file, message: e instanceof Error ? e.message : String(e) })
   })
 
+const ensureLocksDir = (root: string) => {
+  const dir = locksDir(root)
+  return Effect.try({
+    try: () => mkdirSync(dir, { recursive: true }),
+    catch: (e) => new StoreError({ op: "mkdir", file: dir, message: e instanceof Error ? e.message : String(e) })
+  }).pipe(Effect.as(dir))
+}
+
+/**
+ * The lock of the shared `config/characters.json` for one read-modify-write (a rename), held in the scope:
+ * renames of different characters on different runners would otherwise overwrite each other's change.
+ */
+export const configLock = (root: string) =>
+  Effect.flatMap(ensureLocksDir(root), (dir) =>
+    Effect.acquireRelease(
+      tryLock(path.join(dir, "characters-json.lock")).pipe(
+        Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo(claimWait)))
+      ),
+      (db) => Effect.sync(() => RootLock.release(db))
+    )
+  )
+
 export const claim = (root: string, runner: string) => (name: CharacterName) =>
   Effect.gen(function* () {
-    const dir = locksDir(root)
+    const dir = yield* ensureLocksDir(root)
     const file = path.join(dir, `${name}.lock`)
     const log = path.join(dir, `${name}.owners.ndjson`)
-    yield* Effect.try({
-      try: () => mkdirSync(dir, { recursive: true }),
-      catch: (e) => new StoreError({ op: "mkdir", file: dir, message: e instanceof Error ? e.message : String(e) })
-    })
     yield* Effect.acquireRelease(
       tryLock(file).pipe(
         Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo(claimWait))),

@@ -1,8 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Deferred, Effect, Either, Fiber } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import { spawnSync } from "node:child_process"
 import { parseClusterOptions } from "../../src/cluster/Options.js"
-import type { OwnerEvent } from "../../src/cluster/CharacterLock.js"
+import { configLock, type OwnerEvent } from "../../src/cluster/CharacterLock.js"
 import { holds, overlaps } from "../support/cluster.js"
 import { distBin } from "../support/server.js"
 
@@ -62,4 +65,28 @@ describe("cluster options and the owners-log checks the failover tests rely on",
       { runner: "c", from: 9, to: Infinity }
     ])
   })
+
+  it.live("lets one rename at a time rewrite characters.json", () =>
+    Effect.gen(function* () {
+      const root = mkdtempSync(path.join(tmpdir(), "kioku-config-lock-"))
+      const release = yield* Deferred.make<void>()
+      const held = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(
+        Effect.scoped(
+          configLock(root).pipe(
+            Effect.zipRight(Deferred.succeed(held, undefined)),
+            Effect.zipRight(Deferred.await(release))
+          )
+        )
+      )
+      yield* Deferred.await(held)
+      const second = yield* Effect.fork(Effect.scoped(configLock(root)))
+      yield* Effect.sleep("300 millis")
+      assert.isTrue((yield* Fiber.poll(second))._tag === "None", "the second rename waits")
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      rmSync(root, { recursive: true, force: true })
+    })
+  )
 })
