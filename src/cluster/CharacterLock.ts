@@ -3,13 +3,14 @@
  * transaction on `<root>/#cluster/<name>.lock`, held for the life of the character's actor on the runner that
  * owns its shard. The kernel drops it when the holder dies (even by SIGKILL), so a new owner takes over at
  * once; while a previous owner still closes its actor, the new one retries for `claimWait`. Every take and
- * release is appended to `<name>.owners.ndjson` with the runner's id: the audit trail of who could write.
+ * release is appended to `<name>.owners.ndjson` with the runner's id: the audit trail of who could write. A log
+ * past 256 KiB is cut to its newest 1,000 lines when the lock is next taken.
  */
 import { Duration, Effect, Schedule, Schema } from "effect"
-import { appendFileSync, mkdirSync } from "node:fs"
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs"
 import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { StoreError } from "../store/DurableFs.js"
+import { StoreError, writeAtomic } from "../store/DurableFs.js"
 import * as RootLock from "../store/RootLock.js"
 
 /** `#` is not allowed in a character name, so the directory never reads as a character. */
@@ -26,6 +27,23 @@ export type OwnerEvent = typeof OwnerEvent.Type
 const encodeLine = Schema.encodeSync(Schema.parseJson(OwnerEvent))
 
 const claimWait = Duration.seconds(30)
+
+/** An owners log past this size keeps only its newest `keepLines` lines, rewritten by the lock's holder. */
+export const trimAtBytes = 256 * 1024
+const keepLines = 1_000
+
+/** Cuts `log` down to its newest lines once it is past `trimAtBytes`; only the lock's holder calls it. */
+const trim = (log: string) =>
+  Effect.try({
+    try: () => {
+      if (!existsSync(log) || statSync(log).size <= trimAtBytes) return false
+      const lines = readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+      return lines.slice(-keepLines).join("\n") + "\n"
+    },
+    catch: (e) => new StoreError({ op: "owners_trim", file: log, message: e instanceof Error ? e.message : String(e) })
+  }).pipe(Effect.flatMap((kept) => (kept === false ? Effect.void : Effect.asVoid(writeAtomic(log, kept)))))
 
 const record = (file: string, runner: string, event: OwnerEvent["event"]) =>
   Effect.flatMap(
@@ -73,6 +91,7 @@ export const claim = (root: string, runner: string) => (name: CharacterName) =>
     yield* Effect.acquireRelease(
       tryLock(file).pipe(
         Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo(claimWait))),
+        Effect.tap(() => trim(log).pipe(Effect.ignoreLogged)),
         Effect.tap(() => record(log, runner, "acquired"))
       ),
       (db) =>

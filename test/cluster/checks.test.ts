@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { spawnSync } from "node:child_process"
 import { parseClusterOptions } from "../../src/cluster/Options.js"
-import { configLock, type OwnerEvent } from "../../src/cluster/CharacterLock.js"
+import { claim, configLock, locksDir, trimAtBytes, type OwnerEvent } from "../../src/cluster/CharacterLock.js"
+import { validateCharacterName } from "../../src/domain/CharacterName.js"
 import { holds, overlaps } from "../support/cluster.js"
 import { distBin } from "../support/server.js"
 
@@ -86,6 +87,28 @@ describe("cluster options and the owners-log checks the failover tests rely on",
       yield* Deferred.succeed(release, undefined)
       yield* Fiber.join(first)
       yield* Fiber.join(second)
+      rmSync(root, { recursive: true, force: true })
+    })
+  )
+
+  it.live("cuts a long owners log to its newest lines when the lock is next taken", () =>
+    Effect.gen(function* () {
+      const root = mkdtempSync(path.join(tmpdir(), "kioku-owners-"))
+      const log = path.join(locksDir(root), "Trim.owners.ndjson")
+      mkdirSync(locksDir(root), { recursive: true })
+      const old = Array.from({ length: 5_000 }, (_, i) =>
+        JSON.stringify(at(`old-runner-${i}`, i % 2 === 0 ? "acquired" : "released", i))
+      )
+      writeFileSync(log, old.join("\n") + "\n")
+      assert.isAbove(readFileSync(log).length, trimAtBytes)
+      const name = yield* Either.match(validateCharacterName("Trim"), { onLeft: Effect.die, onRight: Effect.succeed })
+      yield* Effect.scoped(claim(root, "new-runner")(name))
+      const lines = readFileSync(log, "utf8").trim().split("\n")
+      assert.strictEqual(lines.length, 1_002)
+      assert.strictEqual(lines[0], old[4_000])
+      assert.include(lines[1_000], '"new-runner"')
+      assert.include(lines[1_000], '"acquired"')
+      assert.include(lines[1_001], '"released"')
       rmSync(root, { recursive: true, force: true })
     })
   )
