@@ -45,6 +45,16 @@ export const release = (db: Database.Database) => {
   }
 }
 
+/** A `RootLocked` naming the holder's pid when the lock is taken, else the failure itself. */
+const lockError = (root: string, taken: (pid: string) => string, verb: string) => (e: unknown) =>
+  new RootLocked({
+    root,
+    message:
+      e instanceof Error && /locked|busy/i.test(e.message)
+        ? taken(holder(path.join(root, ".kioku.lock.pid")))
+        : `cannot ${verb} the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
+  })
+
 export const acquire = (root: string) =>
   Effect.acquireRelease(
     Effect.try({
@@ -54,14 +64,7 @@ export const acquire = (root: string) =>
         writeFileSync(path.join(root, ".kioku.lock.pid"), `${process.pid}\n`)
         return db
       },
-      catch: (e) =>
-        new RootLocked({
-          root,
-          message:
-            e instanceof Error && /locked|busy/i.test(e.message)
-              ? `another kioku process (pid ${holder(path.join(root, ".kioku.lock.pid"))}) is using the memory root ${root}`
-              : `cannot lock the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
-        })
+      catch: lockError(root, (pid) => `another kioku process (pid ${pid}) is using the memory root ${root}`, "lock")
     }),
     (db) => Effect.sync(() => release(db))
   )
@@ -87,14 +90,7 @@ export const share = (root: string) =>
         }
         return db
       },
-      catch: (e) =>
-        new RootLocked({
-          root,
-          message:
-            e instanceof Error && /locked|busy/i.test(e.message)
-              ? `a single-process kioku (pid ${holder(path.join(root, ".kioku.lock.pid"))}) holds the memory root ${root}`
-              : `cannot share the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
-        })
+      catch: lockError(root, (pid) => `a single-process kioku (pid ${pid}) holds the memory root ${root}`, "share")
     }),
     (db) => Effect.sync(() => release(db))
   )

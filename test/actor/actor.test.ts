@@ -79,25 +79,29 @@ describe("Actor", () => {
   )
 })
 
+/** A runtime whose compression waits for `release`, and 21 turns of `name` with a settle in flight. */
+const settleInFlight = (name: string, memo: string) =>
+  Effect.gen(function* () {
+    const release = yield* Deferred.make<void>()
+    const started = yield* Deferred.make<void>()
+    const rt = testRuntime({
+      compress: () =>
+        Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as(memo))
+    })
+    const ctx = yield* Layer.build(rt.layer)
+    const memory = yield* Effect.provide(MemoryService, ctx)
+    yield* Effect.provide(Startup.recover, ctx)
+    const turns = Array.from({ length: 21 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `m${i}` }))
+    yield* memory.write("cache", name, { messages: turns })
+    const settling = yield* Effect.fork(memory.write("settle", name, { messages: [] }))
+    yield* Deferred.await(started)
+    return { rt, memory, release, settling }
+  })
+
 describe("character actors", () => {
   it.scoped("new_dialog waits for a settle in flight and sees the settled state", () =>
     Effect.gen(function* () {
-      const release = yield* Deferred.make<void>()
-      const started = yield* Deferred.make<void>()
-      const rt = testRuntime({
-        compress: () =>
-          Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("settled memo"))
-      })
-      const ctx = yield* Layer.build(rt.layer)
-      const memory = yield* Effect.provide(MemoryService, ctx)
-      yield* Effect.provide(Startup.recover, ctx)
-      const turns = Array.from({ length: 21 }, (_, i) => ({
-        role: i % 2 === 0 ? "user" : "assistant",
-        content: `m${i}`
-      }))
-      yield* memory.write("cache", "Wait", { messages: turns })
-      const settling = yield* Effect.fork(memory.write("settle", "Wait", { messages: [] }))
-      yield* Deferred.await(started)
+      const { memory, release, settling } = yield* settleInFlight("Wait", "settled memo")
       const dialog = yield* Effect.fork(memory.newDialog("Wait"))
       yield* Effect.yieldNow()
       assert.isNull(dialog.unsafePoll())
@@ -117,22 +121,7 @@ describe("character actors", () => {
 
   it.scoped("a rename waits for a request in flight, answers busy when it outlasts the wait, then renames", () =>
     Effect.gen(function* () {
-      const release = yield* Deferred.make<void>()
-      const started = yield* Deferred.make<void>()
-      const rt = testRuntime({
-        compress: () =>
-          Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("memo"))
-      })
-      const ctx = yield* Layer.build(rt.layer)
-      const memory = yield* Effect.provide(MemoryService, ctx)
-      yield* Effect.provide(Startup.recover, ctx)
-      const turns = Array.from({ length: 21 }, (_, i) => ({
-        role: i % 2 === 0 ? "user" : "assistant",
-        content: `m${i}`
-      }))
-      yield* memory.write("cache", "Busy", { messages: turns })
-      const settling = yield* Effect.fork(memory.write("settle", "Busy", { messages: [] }))
-      yield* Deferred.await(started)
+      const { rt, memory, release, settling } = yield* settleInFlight("Busy", "memo")
       const busy = yield* Effect.fork(Effect.either(memory.renameCharacter("Busy", "Calm")))
       yield* TestClock.adjust("11 seconds")
       const refused = yield* Fiber.join(busy)

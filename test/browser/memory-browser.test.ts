@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { seed } from "../support/browserSeed.js"
-import { page } from "../support/browser.js"
+import { openPage, page } from "../support/browser.js"
 import { get, post, serverSuite, type RunningServer } from "../support/server.js"
 
 describe("the /memory_browser page in Chromium", () => {
@@ -13,11 +13,14 @@ describe("the /memory_browser page in Chromium", () => {
   const open = (size?: { readonly width: number; readonly height: number }) =>
     Effect.gen(function* () {
       seed(path.join(temp.memory, "Tian"))
-      server = yield* Effect.promise(() => start(temp.memory))
-      const p = yield* page(size)
-      yield* Effect.promise(() => p.goto(`${server?.url}/memory_browser?character=Tian`))
-      yield* Effect.promise(() => p.waitForFunction("/facts/.test(document.getElementById('status').textContent)"))
-      return p
+      const opened = yield* openPage(
+        () => start(temp.memory),
+        "/memory_browser?character=Tian",
+        "/facts/.test(document.getElementById('status').textContent)",
+        size
+      )
+      server = opened.server
+      return opened.page
     })
   const run = <A>(f: () => Promise<A>) => Effect.promise(f)
 

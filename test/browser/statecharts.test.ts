@@ -1,22 +1,23 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as path from "node:path"
-import { page } from "../support/browser.js"
-import { serverSuite, type RunningServer } from "../support/server.js"
+import { openPage } from "../support/browser.js"
+import { serverSuite } from "../support/server.js"
 import { seed } from "../support/statechartSeed.js"
 
 describe("the /statecharts page in Chromium", () => {
-  let server: RunningServer | undefined
   const { temp, start } = serverSuite()
 
   const open = (size?: { readonly width: number; readonly height: number }) =>
     Effect.gen(function* () {
       seed(path.join(temp.memory, "Tian"))
-      server = yield* Effect.promise(() => start(temp.memory))
-      const p = yield* page(size)
-      yield* Effect.promise(() => p.goto(`${server?.url}/statecharts?character=Tian`))
-      yield* Effect.promise(() => p.waitForFunction("document.getElementById('status').textContent !== ''"))
-      return p
+      const { page } = yield* openPage(
+        () => start(temp.memory),
+        "/statecharts?character=Tian",
+        "document.getElementById('status').textContent !== ''",
+        size
+      )
+      return page
     })
 
   it.scoped(

@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import { chromium, type Browser, type Page } from "playwright-core"
+import type { RunningServer } from "./server.js"
 
 export const CHROMIUM = "/usr/bin/chromium"
 
@@ -22,4 +23,19 @@ export const page = (size: { readonly width: number; readonly height: number } =
       throw error
     })
     return p
+  })
+
+/** Starts a server (`start`), opens `route` on it and waits until the page expression `ready` holds. */
+export const openPage = (
+  start: () => Promise<RunningServer>,
+  route: string,
+  ready: string,
+  size?: { readonly width: number; readonly height: number }
+) =>
+  Effect.gen(function* () {
+    const server = yield* Effect.promise(start)
+    const p = yield* page(size)
+    yield* Effect.promise(() => p.goto(`${server.url}${route}`))
+    yield* Effect.promise(() => p.waitForFunction(ready))
+    return { server, page: p }
   })
