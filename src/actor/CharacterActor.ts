@@ -113,9 +113,11 @@ export const make = (name: CharacterName) =>
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */
     let current: State.CharacterState | undefined
     const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
-    const background = (state: State.CharacterState, c: Command) =>
+    /** A lane command's work; a job queued before the state was reloaded answers its caller with a defect. */
+    const background = (state: State.CharacterState, envelope: Actor.Envelope<Command>) =>
       Effect.suspend(() => {
-        if (state !== current) return Effect.void
+        const c = envelope.command
+        if (state !== current) return Effect.asVoid(envelope.fail(defect("actor state reloaded")))
         if (c._tag === "DrainOutbox") return Effect.asVoid(drain(state))
         return maintenance
           .handle(state, c)
@@ -187,7 +189,7 @@ export const make = (name: CharacterName) =>
           }
           yield* flush
           if (Lane.inLane(c)) {
-            yield* lane.submit(Lane.jobOf(c, background(state, c), (message) => envelope.fail(defect(message))))
+            yield* lane.submit(Lane.jobOf(c, background(state, envelope), (message) => envelope.fail(defect(message))))
           } else if (c._tag === "NewDialog") {
             if (Option.isSome(c.lang.language) && State.exists(state)) {
               yield* Locale.remember(state, c.lang.language.value)

@@ -4,7 +4,8 @@
  * lane's own fiber instead of inside a mailbox batch. Mailbox batches and jobs share one exclusive section, so
  * their reads and writes never interleave; a job lends the section out while it waits for a model
  * (llm/Section.ts), which keeps chat commands flowing through a slow or failing provider. Reply-less jobs of
- * one kind that are still queued are coalesced.
+ * one kind that are still queued are coalesced; when the actor stops, the callers of jobs not yet done are
+ * answered with a defect.
  */
 import { Cause, Effect, Equal, type FiberId, Option, Queue, type Scope } from "effect"
 import { CurrentSection, type Section } from "../llm/Section.js"
@@ -53,6 +54,7 @@ export const make = (recordWrites: () => number) =>
     let holder: FiberId.FiberId | undefined
     let busy = false
     let waiting = 0
+    let stopped = false
 
     const take = Effect.zipRight(
       permit.take(1),
@@ -82,6 +84,7 @@ export const make = (recordWrites: () => number) =>
 
     const submit = (job: Job) =>
       Effect.suspend(() => {
+        if (stopped) return job.died("actor stopped")
         if (job.key !== undefined) {
           if (queued.has(job.key)) return Effect.void
           queued.add(job.key)
@@ -104,7 +107,7 @@ export const make = (recordWrites: () => number) =>
                   Effect.ensuring(Effect.sync(() => (busy = false))),
                   Effect.zipRight(afterEach)
                 )
-              )
+              ).pipe(Effect.onInterrupt(() => job.died("actor stopped")))
             )
             if (exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)) {
               const message = Cause.pretty(exit.cause).split("\n")[0] ?? "defect"
@@ -114,6 +117,13 @@ export const make = (recordWrites: () => number) =>
           })
         ),
         Effect.forever,
+        // Closing the actor: callers of jobs still queued are answered, never left waiting.
+        Effect.onInterrupt(() =>
+          Effect.sync(() => (stopped = true)).pipe(
+            Effect.zipRight(Queue.takeAll(queue)),
+            Effect.flatMap((left) => Effect.forEach(left, (job) => job.died("actor stopped")))
+          )
+        ),
         Effect.interruptible,
         Effect.forkIn(scope),
         Effect.asVoid

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Option, TestClock } from "effect"
+import { Effect, Exit, Fiber, Option, Scope, TestClock } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { LlmError } from "../../src/llm/LlmClient.js"
@@ -40,6 +40,28 @@ describe("background lane", () => {
       yield* TestClock.adjust("61 seconds")
       yield* Fiber.join(quiet)
       assert.include(factTexts(dir), "Master keeps bees")
+    })
+  )
+
+  it.scoped("answers the callers of queued jobs with a defect when the actor stops, never leaving them waiting", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      setPowerful(settings, false)
+      const { script, layer } = yield* ScriptedLlm.make
+      yield* script.push("facts.extract", { answer: extracted, delay: "60 seconds" })
+      const runtime = yield* Scope.make()
+      const memory = yield* Scope.extend(boot(settings, { llm: layer }), runtime)
+      yield* memory.write("cache", "Stop", turn("I keep bees on the roof."))
+      while (!(yield* script.requests).some((r) => r.task === "facts.extract")) yield* Effect.yieldNow()
+      // Queued behind the drain that waits for the model.
+      const waiting = yield* Effect.fork(memory.maintainNow("Stop"))
+      yield* Effect.yieldNow()
+      // The mailbox answers in order: once a later status is answered, maintainNow is queued on the lane.
+      yield* memory.status("Stop")
+      assert.isNull(waiting.unsafePoll())
+      yield* Scope.close(runtime, Exit.void)
+      const exit = yield* Fiber.await(waiting)
+      assert.isTrue(Exit.isFailure(exit))
     })
   )
 
