@@ -4,7 +4,8 @@
  * (cluster mode: docs/scaling.md), with `KIOKU_PORT`, `KIOKU_HOST`, `KIOKU_DATA_DIR`,
  * `KIOKU_AUTH_TOKEN` and `KIOKU_LOG_LEVEL` as fallbacks. Binding anything but loopback requires an auth token.
  * `kioku eval locomo` runs the LoCoMo retrieval evaluation (src/eval/RunLocomo.ts): progress on stderr, the
- * result on stdout (one JSON object with `--json`).
+ * result on stdout (one JSON object with `--json`); `kioku eval memory` the multilingual memory benchmark
+ * against the server binary (src/cli/EvalMemory.ts).
  * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
  */
 import { Clock, Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
@@ -20,6 +21,7 @@ import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
 import { envOr, parse, UsageError } from "./Args.js"
+import { evalMemory } from "./EvalMemory.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 import { parseClusterOptions } from "../cluster/Options.js"
 
@@ -34,6 +36,7 @@ Usage:
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
+  kioku eval memory [--data DIR] [--json] [--work-dir DIR] [--language en|ja|zh] [--vectors on|off] [--config FILE]
   kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
   kioku doctor [--data-dir DIR] [--config FILE] [--json]
   kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
@@ -161,6 +164,7 @@ export const maintain = (args: ReadonlyArray<string>) =>
 export const evaluate = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const [suite, ...rest] = args
+    if (suite === "memory") return yield* evalMemory(rest)
     if (suite !== "locomo") return yield* new UsageError({ message: `unknown evaluation ${suite ?? "(none)"}` })
     const { values } = yield* parse(rest, {
       data: { type: "string" },
