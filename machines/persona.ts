@@ -1,11 +1,14 @@
 /**
  * Persona-entry lifecycle (neko-compat §2.5, §4.7, §4.8) as a pure XState machine: active, suppressed (too
  * many mentions; shown only in the do-not-raise section until the cooldown passes), corrected (a newer
- * statement contradicts it and a correction is queued), archived. Protected entries (character-card lines)
- * never archive. Effects are typed actions the actor interprets.
+ * statement contradicts it and a correction is queued; it is not suppressed meanwhile), archived. Protected
+ * entries (character-card lines) are never suppressed or archived, and a statement contradicting one is
+ * rejected. A contradiction of a suppressed entry lifts the suppression and queues the correction; the entry
+ * is active again once its last queued correction is resolved. The state of a stored entry is derived in one
+ * place (src/memory/persona/PersonaState.ts). Effects are typed actions the actor interprets.
  */
 import { Schema } from "effect"
-import { setup } from "xstate"
+import { and, setup } from "xstate"
 
 export interface PersonaLimits {
   readonly mentions: number
@@ -26,6 +29,8 @@ export type PersonaEvent =
       readonly type: "correction.resolved"
       readonly action: "merge" | "keep_new" | "keep_old" | "keep_both"
       readonly text?: string
+      /** Other corrections still queued against this entry. */
+      readonly othersQueued: number
     }
   | { readonly type: "sub_zero.checked"; readonly days: number }
   | { readonly type: "archive.requested" }
@@ -47,11 +52,14 @@ export const personaMachine = setup({
     replaceWithNew: () => {},
     dropNew: () => {},
     appendNew: () => {},
+    rejectNew: () => {},
     archive: (_, _p: { readonly reason: string }) => {}
   },
   guards: {
     overMentioned: ({ context, event }) =>
-      event.type === "mentioned" && event.mentionsInWindow > context.limits.mentions,
+      !context.protected && event.type === "mentioned" && event.mentionsInWindow > context.limits.mentions,
+    isProtected: ({ context }) => context.protected,
+    othersQueued: ({ event }) => event.type === "correction.resolved" && event.othersQueued > 0,
     cooledDown: ({ context, event }) =>
       event.type === "cooldown.checked" && event.hoursSinceSuppressed >= context.limits.cooldownHours,
     archivable: ({ context, event }) =>
@@ -81,20 +89,43 @@ export const personaMachine = setup({
     active: {
       on: {
         mentioned: { guard: "overMentioned", target: "suppressed", actions: "markSuppressed" },
-        contradicted: {
-          target: "corrected",
-          actions: { type: "queueCorrection", params: ({ event }) => ({ correctionId: event.correctionId }) }
-        }
+        contradicted: [
+          { guard: "isProtected", actions: "rejectNew" },
+          {
+            target: "corrected",
+            actions: { type: "queueCorrection", params: ({ event }) => ({ correctionId: event.correctionId }) }
+          }
+        ]
       }
     },
     suppressed: {
       on: {
-        "cooldown.checked": { guard: "cooledDown", target: "active", actions: "liftSuppression" }
+        "cooldown.checked": { guard: "cooledDown", target: "active", actions: "liftSuppression" },
+        contradicted: {
+          target: "corrected",
+          actions: [
+            "liftSuppression",
+            { type: "queueCorrection", params: ({ event }) => ({ correctionId: event.correctionId }) }
+          ]
+        }
       }
     },
     corrected: {
       on: {
+        contradicted: {
+          actions: { type: "queueCorrection", params: ({ event }) => ({ correctionId: event.correctionId }) }
+        },
         "correction.resolved": [
+          {
+            guard: and([{ type: "resolvedAs", params: { action: "merge" } }, "othersQueued"]),
+            actions: { type: "rewrite", params: ({ event }) => ({ text: event.text ?? "" }) }
+          },
+          {
+            guard: and([{ type: "resolvedAs", params: { action: "keep_new" } }, "othersQueued"]),
+            actions: "replaceWithNew"
+          },
+          { guard: and([{ type: "resolvedAs", params: { action: "keep_old" } }, "othersQueued"]), actions: "dropNew" },
+          { guard: "othersQueued", actions: "appendNew" },
           {
             guard: { type: "resolvedAs", params: { action: "merge" } },
             target: "active",
@@ -122,6 +153,7 @@ export const PersonaCommand = Schema.Union(
   Schema.Struct({ type: Schema.Literal("replaceWithNew") }),
   Schema.Struct({ type: Schema.Literal("dropNew") }),
   Schema.Struct({ type: Schema.Literal("appendNew") }),
+  Schema.Struct({ type: Schema.Literal("rejectNew") }),
   Schema.Struct({ type: Schema.Literal("archive"), params: Schema.Struct({ reason: Schema.String }) })
 )
 export type PersonaCommand = typeof PersonaCommand.Type

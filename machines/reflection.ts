@@ -1,8 +1,12 @@
 /**
- * Reflection lifecycle (neko-compat §2.4, §4.6) as a pure XState machine:
+ * Reflection lifecycle (neko-compat §2.4, §4.6, §4.8) as a pure XState machine:
  * pending → confirmed → promoted | merged | denied | promote_blocked → archived.
- * Guards read the evidence score, ages and the powerful-memory mode from the event; side effects are typed
- * actions the actor interprets (each becomes one journaled `reflection.state_changed`).
+ * Guards read the evidence score, ages, mentions and the powerful-memory mode from the event, thresholds from
+ * the context; side effects are typed actions the actor interprets (a status change becomes one journaled
+ * `reflection.state_changed`, the suppression of a confirmed reflection one `reflection.updated`). A
+ * confirmed reflection mentioned too often is suppressed, and lifted after the cooldown, without leaving
+ * `confirmed`; a queued persona correction finishing its promotion ends it as `promotion.fresh` (kept) or
+ * `promotion.rejected` (the old entry won).
  */
 import { Schema } from "effect"
 import { and, or, setup, stateIn } from "xstate"
@@ -26,6 +30,9 @@ export type ReflectionEvent =
   | { readonly type: "promotion.rejected"; readonly reason: string }
   | { readonly type: "sub_zero.checked"; readonly days: number }
   | { readonly type: "retention.checked"; readonly daysSinceTerminal: number }
+  /** The character's reply mentioned it; `mentionsInWindow` counts this one. */
+  | { readonly type: "mentioned"; readonly mentionsInWindow: number; readonly suppressed: boolean }
+  | { readonly type: "cooldown.checked"; readonly hoursSinceSuppressed: number; readonly suppressed: boolean }
 
 export interface ReflectionLimits {
   readonly confirm: number
@@ -36,6 +43,8 @@ export interface ReflectionLimits {
   readonly maxAttempts: number
   readonly archiveDays: number
   readonly keepDays: number
+  readonly mentions: number
+  readonly cooldownHours: number
 }
 
 /** N.E.K.O.'s thresholds; the actor passes the configured ones as the machine's context. */
@@ -47,7 +56,9 @@ export const limits: ReflectionLimits = {
   backoffMinutes: 30,
   maxAttempts: 5,
   archiveDays: 14,
-  keepDays: 30
+  keepDays: 30,
+  mentions: 2,
+  cooldownHours: 5
 }
 
 /** Feedback only applies while the reflection is still live. */
@@ -70,7 +81,9 @@ export const reflectionMachine = setup({
     markMerged: (_, _p: { readonly into: string }) => {},
     markDenied: (_, _p: { readonly reason: string }) => {},
     applyFeedback: (_, _p: { readonly verdict: "confirmed" | "denied" | "ignored" }) => {},
-    archive: (_, _p: { readonly reason: string }) => {}
+    archive: (_, _p: { readonly reason: string }) => {},
+    markSuppressed: () => {},
+    liftSuppression: () => {}
   },
   guards: {
     scoreConfirms: ({ context, event }) => {
@@ -107,7 +120,13 @@ export const reflectionMachine = setup({
     denied: ({ event }) => event.type === "feedback" && event.verdict === "denied",
     subZeroLong: ({ context, event }) => event.type === "sub_zero.checked" && event.days >= context.limits.archiveDays,
     retentionOver: ({ context, event }) =>
-      event.type === "retention.checked" && event.daysSinceTerminal >= context.limits.keepDays
+      event.type === "retention.checked" && event.daysSinceTerminal >= context.limits.keepDays,
+    overMentioned: ({ context, event }) =>
+      event.type === "mentioned" && !event.suppressed && event.mentionsInWindow > context.limits.mentions,
+    cooledDown: ({ context, event }) =>
+      event.type === "cooldown.checked" &&
+      event.suppressed &&
+      event.hoursSinceSuppressed >= context.limits.cooldownHours
   }
 }).createMachine({
   id: "reflection",
@@ -182,7 +201,9 @@ export const reflectionMachine = setup({
         "promotion.rejected": {
           target: "denied",
           actions: { type: "markDenied", params: ({ event }) => ({ reason: event.reason }) }
-        }
+        },
+        mentioned: { guard: "overMentioned", actions: "markSuppressed" },
+        "cooldown.checked": { guard: "cooledDown", actions: "liftSuppression" }
       }
     },
     promoted: {
@@ -222,7 +243,9 @@ export const ReflectionCommand = Schema.Union(
     type: Schema.Literal("applyFeedback"),
     params: Schema.Struct({ verdict: Schema.Literal("confirmed", "denied", "ignored") })
   }),
-  Schema.Struct({ type: Schema.Literal("archive"), params: Reason })
+  Schema.Struct({ type: Schema.Literal("archive"), params: Reason }),
+  Schema.Struct({ type: Schema.Literal("markSuppressed") }),
+  Schema.Struct({ type: Schema.Literal("liftSuppression") })
 )
 export type ReflectionCommand = typeof ReflectionCommand.Type
 export const decodeReflectionCommand = Schema.decodeUnknownOption(ReflectionCommand)

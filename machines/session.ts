@@ -4,7 +4,9 @@
  * The actor feeds it one event per request (`cache`, `process`, `renew`, `settle`, `new_dialog`) and one
  * `settle.done` per finished detailed settle. The machine never performs effects: it emits typed actions
  * (`persistTurns`, `compress`, `startSettle`, `offerReview`, `renderDialog`, `deferDialog`, `releaseDialogs`)
- * that the actor interprets. While a settle is in flight, `new_dialog` is deferred until every settle is done.
+ * that the actor interprets, and only those: a write is journaled because of `persistTurns` (an empty
+ * `/cache` emits none), a dialog is rendered because of `renderDialog`, and `releaseDialogs` names how many
+ * deferred dialogs to release. While a settle is in flight, `new_dialog` is deferred until every settle is done.
  */
 import { Schema } from "effect"
 import { assign, setup } from "xstate"
@@ -12,7 +14,6 @@ import { assign, setup } from "xstate"
 export interface SessionContext {
   readonly settlesInFlight: number
   readonly deferredDialogs: number
-  readonly turnsSinceSettle: number
 }
 
 export type SessionEvent =
@@ -44,21 +45,17 @@ export const sessionMachine = setup({
 }).createMachine({
   id: "session",
   initial: "idle",
-  context: { settlesInFlight: 0, deferredDialogs: 0, turnsSinceSettle: 0 },
+  context: { settlesInFlight: 0, deferredDialogs: 0 },
   on: {
     cache: {
       guard: "hasTurns",
-      actions: [
-        { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
-        assign({ turnsSinceSettle: ({ context, event }) => context.turnsSinceSettle + event.count })
-      ]
+      actions: { type: "persistTurns", params: ({ event }) => ({ count: event.count }) }
     },
     process: {
       actions: [
         { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
         { type: "compress", params: { detailed: false } },
-        "offerReview",
-        assign({ turnsSinceSettle: ({ context, event }) => context.turnsSinceSettle + event.count })
+        "offerReview"
       ]
     },
     renew: {
@@ -66,7 +63,7 @@ export const sessionMachine = setup({
       actions: [
         { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
         { type: "startSettle", params: { detailed: true } },
-        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
+        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1 })
       ]
     },
     settle: {
@@ -74,7 +71,7 @@ export const sessionMachine = setup({
       actions: [
         { type: "persistTurns", params: ({ event }) => ({ count: event.count }) },
         { type: "startSettle", params: { detailed: true } },
-        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1, turnsSinceSettle: 0 })
+        assign({ settlesInFlight: ({ context }) => context.settlesInFlight + 1 })
       ]
     }
   },

@@ -37,7 +37,7 @@ const counts = async () => {
     if (count !== null) count.textContent = String(n)
     g.setAttribute("aria-label", `${g.dataset["state"] ?? ""} (${n} entries)`)
   }
-  status.textContent = `${name}: session ${c.session ?? "not loaded"}`
+  status.textContent = `${name}: session ${c.session ?? "not loaded"}, recent memory ${c.recent ?? "not loaded"}`
   const live = await request(LiveActors, "/api/memory/live_actors")
   if (live._tag === "ok") {
     const actors = live.value.actors.map((a) => `${a.name} (${a.session ?? "?"})`)

@@ -22,6 +22,7 @@ import type { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
 import type { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 import * as Compaction from "./Compaction.js"
+import * as RecentLifecycle from "./RecentLifecycle.js"
 import * as FactIntake from "./FactIntake.js"
 import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "./Reviewer.js"
@@ -57,12 +58,11 @@ export const make = (name: CharacterName) =>
         Effect.asVoid
       )
     const compaction = yield* Compaction.make({
-      name,
       tunables: t,
       scope,
       speakers: speakerNames,
       language: contentLanguage,
-      later
+      later: (c) => later(c)
     })
     const reviewer = yield* Reviewer.make({
       tunables: t,
@@ -72,7 +72,14 @@ export const make = (name: CharacterName) =>
       later: (c) => later(c)
     })
 
-    const recentEdit = RecentEdit.make({ cancelReview: reviewer.cancel })
+    const recent = yield* RecentLifecycle.make({
+      tunables: t,
+      compaction,
+      reviewer,
+      later,
+      tell: (c) => Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))
+    })
+    const recentEdit = RecentEdit.make({ cancelReview: recent.cancelReview })
 
     const hooks: { memory?: Effect.Effect.Success<ReturnType<typeof MemoryCommands.make>> } = {}
     const intake = yield* FactIntake.make({
@@ -105,8 +112,7 @@ export const make = (name: CharacterName) =>
       embedder,
       intake,
       memory,
-      compaction,
-      reviewer,
+      recent,
       drain
     })
 
@@ -126,7 +132,7 @@ export const make = (name: CharacterName) =>
 
     /** Answers callers of `AwaitBackground` once no compression, review, drain or lane job is in flight. */
     const releaseQuiet = (state: State.CharacterState) => {
-      const busy = state.compressing || state.reviewFiber !== undefined || state.drainScheduled || !lane.idle()
+      const busy = recent.busy(state) || state.drainScheduled || !lane.idle()
       if (busy || state.quietWaiters.length === 0) return Effect.void
       const waiting = state.quietWaiters
       state.quietWaiters = []
@@ -153,20 +159,18 @@ export const make = (name: CharacterName) =>
             )
           )
 
-    const commit = WriteCommit.make({ compaction, reviewer, scheduleDrain })
+    const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })
 
     const handle = (state: State.CharacterState, batch: ReadonlyArray<Actor.Envelope<Command>>) =>
       Effect.gen(function* () {
         current = state
         let group: Array<WriteCommit.Write> = []
-        let actions: Array<SessionCommand> = []
         const flush = Effect.suspend(() => {
-          const [g, a] = [group, actions]
+          const g = group
           group = []
-          actions = []
-          return commit(state, g, a)
+          return commit(state, g)
         })
-        const step = (event: Parameters<typeof transition<typeof sessionMachine>>[2]) => {
+        const step = (event: Parameters<typeof transition<typeof sessionMachine>>[2]): Array<SessionCommand> => {
           const [next, emitted] = transition(sessionMachine, state.snapshot, event)
           state.snapshot = next
           return emitted.flatMap((a) => Option.toArray(decodeCommand(a)))
@@ -183,8 +187,11 @@ export const make = (name: CharacterName) =>
         for (const envelope of batch) {
           const c = envelope.command
           if (c._tag === "Write") {
-            actions.push(...step({ type: c.request.kind, count: c.request.messages.length }))
-            group.push({ request: c.request, reply: c.reply })
+            group.push({
+              request: c.request,
+              reply: c.reply,
+              actions: step({ type: c.request.kind, count: c.request.messages.length })
+            })
             continue
           }
           yield* flush
@@ -196,8 +203,10 @@ export const make = (name: CharacterName) =>
             }
             const emitted = step({ type: "new_dialog" })
             const render = answer(c.reply, renderDialog(state, c.lang, memory.personaBlock))
-            if (emitted.some((a) => a.type === "deferDialog")) state.deferredDialogs.push(Effect.asVoid(render))
-            else yield* render
+            for (const a of emitted) {
+              if (a.type === "deferDialog") state.deferredDialogs.push(Effect.asVoid(render))
+              else if (a.type === "renderDialog") yield* render
+            }
           } else if (c._tag === "RecentHistory") {
             yield* answer(
               c.reply,
@@ -213,45 +222,32 @@ export const make = (name: CharacterName) =>
           } else if (c._tag === "Gap") {
             yield* answer(c.reply, reads.gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
           } else if (c._tag === "Status") {
-            const recent = yield* state.recent.read
+            const view = yield* state.recent.read
             yield* Deferred.succeed(c.reply, {
               exists: State.exists(state),
               session: String(state.snapshot.value),
-              recentDegraded: recent.degraded,
-              recentPending: recent.pending,
+              recent: String(state.recentLife.snapshot.value),
+              recentDegraded: view.degraded,
+              recentPending: view.pending,
               unappliedEvents: state.unapplied.length,
               pendingOps: state.outbox.pending().length,
-              compressing: state.compressing,
-              items: recent.items.length
+              compressing: recent.compressing(state),
+              items: view.items.length
             })
           } else if (c._tag === "AwaitBackground") {
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, undefined)))
           } else if (c._tag === "SettleDone") {
-            const emitted = step({ type: "settle.done" })
-            if (emitted.some((a) => a.type === "releaseDialogs")) {
-              const waiting = state.deferredDialogs
-              state.deferredDialogs = []
-              yield* Effect.all(waiting, { discard: true })
+            for (const a of step({ type: "settle.done" })) {
+              if (a.type === "releaseDialogs") {
+                yield* Effect.all(state.deferredDialogs.splice(0, a.params.count), { discard: true })
+              } else if (a.type === "offerReview") yield* recent.send(state, { type: "review.wanted" })
             }
-            if (emitted.some((a) => a.type === "offerReview")) yield* reviewer.offer(state)
           } else if (c._tag === "Checkpoint") {
             yield* State.checkpoint(state)
-          } else if (c._tag === "Splice") {
-            yield* compaction.onSplice(state, c.fingerprints, c.memo, c.anchor)
-          } else if (c._tag === "CompressionFailed") {
-            yield* compaction.onFailed(state, c.fingerprints, c.detailed)
-          } else if (c._tag === "CompressRetry") {
-            yield* compaction.start(state, c.detailed, false)
+          } else if (yield* recent.handle(state, c)) {
+            continue
           } else if (yield* recentEdit.handle(state, c)) {
             continue
-          } else if (c._tag === "IdleCheck") {
-            if (yield* compaction.onIdleCheck(state)) yield* compaction.whenDone(state, reviewer.offer(state))
-          } else if (c._tag === "ReviewDone") {
-            yield* reviewer.onDone(state, c)
-          } else if (c._tag === "ReviewFailed") {
-            yield* reviewer.onFailed(state, c)
-          } else if (c._tag === "CancelCorrection") {
-            yield* Deferred.succeed(c.reply, yield* reviewer.cancel(state))
           } else {
             yield* memory.handle(state, c)
           }
@@ -273,6 +269,7 @@ export const make = (name: CharacterName) =>
         release: (state) =>
           Effect.gen(function* () {
             yield* Effect.all(state.deferredDialogs, { discard: true })
+            yield* recent.abandon(state)
             yield* State.release(state)
           })
       },

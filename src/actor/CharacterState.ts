@@ -4,8 +4,7 @@
  * live writes (`applyUnapplied`). The sentinel only advances once time index, recent view and outbox all
  * hold every unapplied event; until then the events stay queued and are retried with the next write.
  */
-import { Clock, Effect, Option, type Fiber } from "effect"
-import type { ReviewState } from "../memory/recent/Review.js"
+import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import * as path from "node:path"
@@ -28,6 +27,7 @@ import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
 import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "./TurnEvent.js"
 import { applyUnapplied } from "./Apply.js"
+import * as RecentSlice from "./RecentSlice.js"
 
 export { applyUnapplied, EXTRACT_FACTS, timeIndexOf } from "./Apply.js"
 
@@ -54,15 +54,9 @@ export interface CharacterState {
   /** The last applied event whose views are written but not yet checkpointed (fsynced + sentinel). */
   checkpointDue: string | undefined
   checkpointScheduled: boolean
-  /** Recent-memory compression bookkeeping (see Compaction.ts). */
-  compressing: boolean
-  backup: { readonly key: string; readonly attempts: number; readonly at: number } | undefined
+  /** The recent-memory lifecycle: compressions, reviews and their callers (see RecentLifecycle.ts). */
+  readonly recentLife: RecentSlice.RecentSlice
   lastWriteAt: number
-  idleCheckScheduled: boolean
-  compressionWaiters: Array<Effect.Effect<void>>
-  /** Review bookkeeping (loaded on first use) and the review in flight. */
-  review: ReviewState | undefined
-  reviewFiber: Fiber.RuntimeFiber<void> | undefined
   /** Callers waiting until no compression and no review is in flight. */
   quietWaiters: Array<Effect.Effect<void>>
   /** Batch fact extraction (powerful ON): turns gathered, last check, tick timer, failures on the window. */
@@ -152,13 +146,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       drainScheduled: false,
       checkpointDue: undefined,
       checkpointScheduled: false,
-      compressing: false,
-      backup: undefined,
+      recentLife: RecentSlice.make(tunables),
       lastWriteAt: 0,
-      idleCheckScheduled: false,
-      compressionWaiters: [],
-      review: undefined,
-      reviewFiber: undefined,
       quietWaiters: [],
       turnsSince: 0,
       lastCheckAt: undefined,

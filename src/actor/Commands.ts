@@ -26,6 +26,8 @@ export interface WriteRequest {
 export interface CharacterStatus {
   readonly exists: boolean
   readonly session: string
+  /** The recent-memory lifecycle's state (machines/recent.ts). */
+  readonly recent: string
   readonly recentDegraded: Option.Option<string>
   readonly recentPending: number
   readonly unappliedEvents: number
@@ -77,11 +79,19 @@ export type Command =
   | { readonly _tag: "Checkpoint" }
   | {
       readonly _tag: "Splice"
+      readonly epoch: string
+      readonly generation: number
       readonly fingerprints: ReadonlyArray<string>
       readonly memo: StoredMessage
       readonly anchor: boolean
     }
-  | { readonly _tag: "CompressionFailed"; readonly fingerprints: ReadonlyArray<string>; readonly detailed: boolean }
+  | {
+      readonly _tag: "CompressionFailed"
+      readonly epoch: string
+      readonly generation: number
+      readonly key: string
+      readonly detailed: boolean
+    }
   | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
   | { readonly _tag: "IdleCheck" }
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
@@ -123,12 +133,21 @@ export type Command =
   | { readonly _tag: "QueryMemory"; readonly input: QueryRequest; readonly reply: Reply<QueryResult> }
   | {
       readonly _tag: "ReviewDone"
+      readonly epoch: string
+      readonly generation: number
       readonly fingerprints: ReadonlyArray<string>
       readonly tail: ReadonlyArray<{ readonly type: string; readonly content: string; readonly content_sha256: string }>
       readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
       readonly hadMemo: boolean
     }
-  | { readonly _tag: "ReviewFailed"; readonly reason: string; readonly contextTokens: number; readonly key: string }
+  | {
+      readonly _tag: "ReviewFailed"
+      readonly epoch: string
+      readonly generation: number
+      readonly reason: string
+      readonly contextTokens: number
+      readonly key: string
+    }
   | { readonly _tag: "CancelCorrection"; readonly reply: Reply<"cancelled" | "no_task"> }
   | { readonly _tag: "RecentFile"; readonly reply: Reply<Option.Option<RecentSnapshot>> }
   | {

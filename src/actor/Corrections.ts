@@ -2,24 +2,24 @@
  * Resolving queued persona corrections (neko-compat §4.7; powerful memory ON, post-turn and idle): at
  * most `persona_correction_batch_limit` items with fewer than 5 attempts go to the correction task.
  * merge rewrites the old entry (its previous version into `version_history`), keep_new replaces it with
- * the new statement, keep_old drops the new one, keep_both appends it. A reflection waiting on the
- * correction is promoted when its text (or a merge of it) lands, denied on keep_old. Items the answer
- * does not cover, and whole batches that fail, count one attempt each.
+ * the new statement, keep_old drops the new one, keep_both appends it — each the action the persona machine
+ * emits for `correction.resolved` on the corrected entry. A reflection waiting on the correction gets
+ * `promotion.fresh` when its text (or a merge of it) lands and `promotion.rejected` on keep_old, applied and
+ * journaled by ReflectionTransitions.ts. Items the answer does not cover, and whole batches that fail,
+ * count one attempt each.
  */
 import type { Language } from "../domain/Locale.js"
-import { Clock, Effect, Either, Option } from "effect"
-import { transition } from "xstate"
-import { decodePersonaCommand, personaMachine } from "../../machines/persona.js"
+import { Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { manualEntryId, newEntry, type Correction, type PersonaEntry } from "../memory/persona/Persona.js"
+import { correctionsOf, correctionTarget } from "../memory/persona/PersonaState.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { personaAt } from "./Machines.js"
 import {
   attemptedLine,
   entryLine,
@@ -28,7 +28,8 @@ import {
   removedLine,
   resolvedLine
 } from "./PersonaEvent.js"
-import { stateChangedLine } from "./TurnEvent.js"
+import { movePersona } from "./PersonaTransitions.js"
+import { moveReflection } from "./ReflectionTransitions.js"
 
 const MAX_ATTEMPTS = 5
 
@@ -86,6 +87,7 @@ export const make = (deps: {
         }
         const persona = yield* state.persona.load
         const reflections = yield* state.reflections.load
+        const queue = yield* state.persona.loadCorrections
         const lines: Array<EventLine> = []
         const done = new Set<string>()
         for (const item of answer.right) {
@@ -93,14 +95,20 @@ export const make = (deps: {
           if (c === undefined || done.has(c.correction_id)) continue
           done.add(c.correction_id)
           const section = c.entity
-          const old = (persona[section]?.facts ?? []).find((e) => e.id === c.old_id || e.text === c.old_text)
+          const entries = persona[section]?.facts ?? []
+          const old = correctionTarget(c, entries)
           const fresh = newFrom(c, ts)
-          const [, actions] = transition(personaMachine, personaAt("corrected", old?.protected ?? false, t), {
+          const queued = old === undefined ? [c] : correctionsOf(old, section, entries, queue)
+          const event = {
             type: "correction.resolved",
             action: item.action,
-            ...(item.text ? { text: item.text } : {})
+            ...(item.text ? { text: item.text } : {}),
+            othersQueued: queued.filter((q) => q.correction_id !== c.correction_id && !done.has(q.correction_id)).length
+          } as const
+          const { commands } = movePersona(section, old ?? fresh, old === undefined ? [c] : queued, event, t, ts, {
+            source: "correction"
           })
-          for (const command of actions.flatMap((a) => Option.toArray(decodePersonaCommand(a)))) {
+          for (const command of commands) {
             if (command.type === "rewrite" && old !== undefined && command.params.text !== "") {
               const { version_history, ...snapshot } = old
               const rewritten: PersonaEntry = {
@@ -124,24 +132,13 @@ export const make = (deps: {
               lines.push(entryLine(randomUUID(), PERSONA_FACT_ADDED, section, fresh, ts, { source: c.new_source }))
             }
           }
-          const waiting = reflections.find((r) => r.id === c.new_source_id && r.status === "confirmed")
+          const waiting = reflections.find((r) => r.id === c.new_source_id)
           if (waiting !== undefined) {
-            const kept = item.action !== "keep_old"
-            const to = kept ? "promoted" : "denied"
-            const fields = kept ? { promoted_at: ts } : { denied_at: ts, denied_reason: "correction_keep_old" }
-            lines.push(
-              stateChangedLine(
-                randomUUID(),
-                {
-                  reflection_id: waiting.id,
-                  from: "confirmed",
-                  to,
-                  ts,
-                  entry_snapshot: { ...waiting, ...fields, status: to }
-                },
-                ts
-              )
-            )
+            const finished =
+              item.action !== "keep_old"
+                ? ({ type: "promotion.fresh" } as const)
+                : ({ type: "promotion.rejected", reason: "correction_keep_old" } as const)
+            lines.push(...moveReflection(waiting, finished, t, ts).lines)
           }
         }
         lines.push(resolvedLine(randomUUID(), [...done], "resolved", ts))

@@ -3,23 +3,22 @@
  * included) and persona entry scoring below zero gains at most one sub-zero day per calendar day (the
  * tally never resets); at 14 days the machines archive it into its shard. Promoted and denied reflections
  * leave for the archive 30 days after their terminal stamp. Archival is one journal event carrying the
- * whole record, applied before the shard append.
+ * whole record (applied and journaled by ReflectionTransitions.ts / PersonaTransitions.ts), applied before
+ * the shard append.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { decodeReflectionCommand, reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { score, tallySubZero } from "../memory/evidence/Evidence.js"
 import type { PersonaEntry } from "../memory/persona/Persona.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
+import { correctionsOf } from "../memory/persona/PersonaState.js"
 import * as State from "./CharacterState.js"
-import { reflectionAt } from "./Machines.js"
-import { entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED } from "./PersonaEvent.js"
-import { personaStep } from "./PersonaKeeper.js"
-import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
+import { movePersona } from "./PersonaTransitions.js"
+import { moveReflection } from "./ReflectionTransitions.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const DAY = 86_400_000
 
@@ -44,51 +43,36 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       const lines: Array<EventLine> = []
       for (const r of yield* state.reflections.load) {
         const tallied: Reflection = { ...r, ...tallySubZero(r, score(r, now, t), today) }
-        const archive = (event: ReflectionEvent) => {
-          const [next, actions] = transition(reflectionMachine, reflectionAt(r.status, t), event)
-          const command = actions
-            .flatMap((a) => Option.toArray(decodeReflectionCommand(a)))
-            .find((c) => c.type === "archive")
-          return String(next.value) === "archived" && command?.type === "archive" ? command.params.reason : undefined
-        }
-        const reason =
-          archive({ type: "sub_zero.checked", days: tallied.sub_zero_days }) ??
-          (r.status === "promoted" || r.status === "denied"
-            ? archive({ type: "retention.checked", daysSinceTerminal: terminalAge(r, now) })
-            : undefined)
-        if (reason !== undefined) {
-          const snapshot: Reflection = { ...tallied, status: "archived", archived_at: ts, archive_reason: reason }
-          lines.push(
-            stateChangedLine(
-              randomUUID(),
-              {
-                reflection_id: r.id,
-                from: r.status,
-                to: "archived",
-                ts,
-                archived_at: ts,
-                reason,
-                entry_snapshot: snapshot
-              },
-              ts
-            )
-          )
+        const subZero = moveReflection(r, { type: "sub_zero.checked", days: tallied.sub_zero_days }, t, ts, {
+          base: tallied
+        })
+        const retained =
+          subZero.to === r.status && (r.status === "promoted" || r.status === "denied")
+            ? moveReflection(r, { type: "retention.checked", daysSinceTerminal: terminalAge(r, now) }, t, ts, {
+                base: tallied
+              })
+            : subZero
+        if (retained.to !== r.status) {
+          lines.push(...retained.lines)
         } else if (tallied.sub_zero_days !== r.sub_zero_days) {
           lines.push(reflectionLine(randomUUID(), { reflection: tallied }, ts, REFLECTION_UPDATED))
         }
       }
+      const queue = yield* state.persona.loadCorrections
       for (const [section, s] of Object.entries(yield* state.persona.load)) {
         for (const e of s.facts) {
           if (e.protected) continue
           const tallied: PersonaEntry = { ...e, ...tallySubZero(e, score(e, now, t), today) }
-          const step = personaStep(tallied, { type: "sub_zero.checked", days: tallied.sub_zero_days }, t)
-          if (step.commands.some((c) => c.type === "archive")) {
-            lines.push(
-              entryLine(randomUUID(), PERSONA_FACT_ADDED, section, tallied, ts, { source: e.source, archived_at: ts })
-            )
-          } else if (tallied.sub_zero_days !== e.sub_zero_days) {
-            lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, tallied, ts, { source: "sub_zero" }))
-          }
+          const move = movePersona(
+            section,
+            e,
+            correctionsOf(e, section, s.facts, queue),
+            { type: "sub_zero.checked", days: tallied.sub_zero_days },
+            t,
+            ts,
+            { base: tallied, source: "sub_zero", always: tallied.sub_zero_days !== e.sub_zero_days }
+          )
+          lines.push(...move.lines)
         }
       }
       yield* State.journal(state, lines)

@@ -7,20 +7,14 @@
  */
 import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { reflectionMachine } from "../../machines/reflection.js"
 import { localIso } from "../domain/LocalTime.js"
 import { contentText } from "../domain/Message.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
-import { applySignal } from "../memory/evidence/Evidence.js"
 import type { Speakers } from "../memory/recent/Compression.js"
-import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { reflectionAt } from "./Machines.js"
+import { moveReflection } from "./ReflectionTransitions.js"
 import { surfacedView, SurfacedRow } from "./Surfacing.js"
-import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -56,33 +50,7 @@ export const make = (deps: {
           const r = byId.get(res.reflection_id)
           if (r === undefined || verdicts.has(r.id)) return []
           verdicts.set(r.id, res.feedback)
-          const delta =
-            res.feedback === "confirmed"
-              ? { reinforcement: t.user_confirm_delta, source: "user_confirm" as const }
-              : res.feedback === "denied"
-                ? { disputation: t.user_rebut_delta, source: "user_rebut" as const }
-                : { reinforcement: t.ignored_reinforcement_delta, source: "user_ignore" as const }
-          const [next] = transition(reflectionMachine, reflectionAt(r.status, t), {
-            type: "feedback",
-            verdict: res.feedback
-          })
-          const status = String(next.value)
-          const updated: Reflection = {
-            ...r,
-            ...applySignal(r, delta, ts, t),
-            feedback: res.feedback,
-            status,
-            ...(status === "denied" ? { denied_at: ts, denied_reason: "user_denied" } : {})
-          }
-          return status !== r.status
-            ? [
-                stateChangedLine(
-                  randomUUID(),
-                  { reflection_id: r.id, from: r.status, to: status, ts, entry_snapshot: updated },
-                  ts
-                )
-              ]
-            : [reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED)]
+          return moveReflection(r, { type: "feedback", verdict: res.feedback }, t, ts).lines
         })
         if (lines.length > 0) {
           yield* state.events.append(lines)

@@ -14,7 +14,9 @@ export const reflectionLimits = (t: Tunables): ReflectionLimits => ({
   backoffMinutes: t.evidence_promote_retry_backoff_minutes,
   maxAttempts: t.evidence_promote_max_retries,
   archiveDays: t.evidence_archive_days,
-  keepDays: t.reflection_terminal_keep_days
+  keepDays: t.reflection_terminal_keep_days,
+  mentions: t.suppress_mention_limit,
+  cooldownHours: t.suppress_cooldown_hours
 })
 
 export const personaLimits = (t: Tunables): PersonaLimits => ({

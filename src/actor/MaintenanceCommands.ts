@@ -11,10 +11,9 @@ import type { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
-import type * as Compaction from "./Compaction.js"
 import type * as FactIntake from "./FactIntake.js"
 import type * as MemoryCommands from "./MemoryCommands.js"
-import type * as Reviewer from "./Reviewer.js"
+import type { RecentLifecycle } from "./RecentLifecycle.js"
 import * as VectorBackfill from "./VectorBackfill.js"
 
 type Built<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Success<
@@ -28,11 +27,10 @@ export const make = (deps: {
   readonly embedder: EmbedderService
   readonly intake: Built<typeof FactIntake.make>
   readonly memory: Built<typeof MemoryCommands.make>
-  readonly compaction: Built<typeof Compaction.make>
-  readonly reviewer: Built<typeof Reviewer.make>
+  readonly recent: RecentLifecycle
   readonly drain: (state: State.CharacterState) => Effect.Effect<number>
 }) => {
-  const { intake, memory, compaction, reviewer, files } = deps
+  const { intake, memory, recent, files } = deps
   const t = deps.tunables
   const backfill = (state: State.CharacterState) =>
     VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
@@ -50,10 +48,10 @@ export const make = (deps: {
         case "IdleMaintenance":
           // Ops that failed earlier (a provider outage) are retried here, not only when the next turn arrives.
           if (state.outbox.pending().length > 0) yield* deps.drain(state)
-          yield* compaction.start(state, true, false)
+          yield* recent.request(state, true, false)
           if ((yield* files.core).powerful_memory_enabled) yield* Effect.ignoreLogged(intake.arbitrate(state))
           yield* memory.handle(state, { _tag: "ResolveCorrections" })
-          yield* compaction.whenDone(state, reviewer.offer(state))
+          yield* recent.send(state, { type: "review.wanted" })
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "VectorBackfill":
@@ -76,8 +74,7 @@ export const make = (deps: {
           yield* memory.handle(state, { _tag: "RebuttalTick" })
           yield* backfill(state)
           yield* memory.handle(state, { _tag: "ResolveCorrections" })
-          const before = state.compressing
-          yield* compaction.start(state, true, false)
+          const compressed = yield* recent.request(state, true, false)
           const report = {
             character: deps.name,
             outboxOps,
@@ -86,7 +83,7 @@ export const make = (deps: {
             reflectionsAdded: added === undefined ? 0 : 1,
             reflectionsChanged: changed,
             evidenceSwept: swept,
-            compressed: !before && state.compressing
+            compressed
           }
           state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, report)))
           return true

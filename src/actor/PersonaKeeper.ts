@@ -1,13 +1,13 @@
 /**
  * A character's persona as the actor keeps it (neko-compat §4.5, §4.7, §4.8): character-card sync and
- * the one-shot evidence migration before every read, adds with the contradiction check (a card line rejects, another entry queues a correction),
- * mention tracking and suppression after each reply, lifting expired suppressions before each render.
- * Entry state changes go through the persona machine; every change is journaled with the whole entry.
+ * the one-shot evidence migration before every read, adds with the contradiction check (the overlapping entry
+ * gets `contradicted`: its machine rejects a card line's contradiction, or queues a correction), mention
+ * tracking and suppression after each reply, lifting expired suppressions before each render. Every state
+ * change is an event of the persona or reflection machine, applied and journaled with the whole record by
+ * PersonaTransitions.ts / ReflectionTransitions.ts.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { decodePersonaCommand, personaMachine, type PersonaEvent } from "../../machines/persona.js"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "../llm/local/LocalOverlap.js"
@@ -21,14 +21,16 @@ import {
   type PersonaEntry,
   type PersonaFile
 } from "../memory/persona/Persona.js"
+import { correctionsOf } from "../memory/persona/PersonaState.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import * as LegacySettings from "./LegacySettings.js"
-import { personaAt } from "./Machines.js"
-import { cardLine, entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
+import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
+import { movePersona } from "./PersonaTransitions.js"
+import { moveReflection } from "./ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const HOUR = 3_600_000
@@ -39,16 +41,6 @@ export type AddResult =
   | { readonly _tag: "Added"; readonly entry: PersonaEntry }
   | { readonly _tag: "CardConflict"; readonly cardId: string }
   | { readonly _tag: "Queued"; readonly correctionId: string }
-
-/** Runs one event through the persona machine from the entry's state; the typed commands it emits. */
-export const personaStep = (e: PersonaEntry, event: PersonaEvent, t: Tunables) => {
-  const [next, actions] = transition(
-    personaMachine,
-    personaAt(e.suppress ? "suppressed" : "active", e.protected, t),
-    event
-  )
-  return { to: String(next.value), commands: actions.flatMap((a) => Option.toArray(decodePersonaCommand(a))) }
-}
 
 export const make = (deps: {
   readonly name: CharacterName
@@ -145,8 +137,9 @@ export const make = (deps: {
       })
 
     /**
-     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap ≥ 0.4): a card line
-     * rejects it, another entry gets a correction queued (not twice for the same pair). Journals the result.
+     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap ≥ 0.4): that entry's
+     * machine gets `contradicted` — a card line rejects the statement, another entry has a correction queued
+     * (not twice for the same pair; a suppression is lifted meanwhile). Journals the result.
      */
     const add = (
       state: State.CharacterState,
@@ -164,7 +157,6 @@ export const make = (deps: {
         const hit = existing.find(
           (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= CONTRADICTION_OVERLAP
         )
-        if (hit?.protected) return { _tag: "CardConflict", cardId: hit.id } satisfies AddResult
         if (hit) {
           const queue = yield* state.persona.loadCorrections
           const same = queue.find((c) => c.old_text === hit.text && c.new_text === fields.text && c.entity === section)
@@ -180,7 +172,20 @@ export const make = (deps: {
             new_source: fields.source,
             new_source_id: fields.sourceId ?? null
           }
-          yield* State.journal(state, [queuedLine(randomUUID(), correction, ts)])
+          const move = movePersona(
+            section,
+            hit,
+            correctionsOf(hit, section, existing, queue),
+            { type: "contradicted", correctionId: correction.correction_id },
+            t,
+            ts,
+            { source: "contradiction" }
+          )
+          if (move.commands.some((c) => c.type === "rejectNew"))
+            return { _tag: "CardConflict", cardId: hit.id } satisfies AddResult
+          if (!move.commands.some((c) => c.type === "queueCorrection"))
+            return { _tag: "Added", entry: hit } satisfies AddResult
+          yield* State.journal(state, [...move.lines, queuedLine(randomUUID(), correction, ts)])
           return { _tag: "Queued", correctionId: correction.correction_id } satisfies AddResult
         }
         const entry = newEntry({ ...fields, createdAt: ts })
@@ -210,30 +215,39 @@ export const make = (deps: {
         ]
         const lines: Array<EventLine> = []
         const persona = yield* state.persona.load
+        const queue = yield* state.persona.loadCorrections
         for (const [section, s] of Object.entries(persona)) {
           for (const e of s.facts) {
             if (e.protected || e.text === "" || !mentioned(e.text)) continue
             const mentions = recent(e.recent_mentions)
-            const step = personaStep(e, { type: "mentioned", mentionsInWindow: mentions.length }, t)
-            const suppress = step.commands.some((c) => c.type === "markSuppressed")
-            const updated: PersonaEntry = {
-              ...e,
-              recent_mentions: mentions,
-              ...(suppress ? { suppress: true, suppressed_at: ts } : {})
-            }
-            lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, updated, ts, { source: "mention" }))
+            const move = movePersona(
+              section,
+              e,
+              correctionsOf(e, section, s.facts, queue),
+              { type: "mentioned", mentionsInWindow: mentions.length },
+              t,
+              ts,
+              { base: { ...e, recent_mentions: mentions }, source: "mention", always: true }
+            )
+            lines.push(...move.lines)
           }
         }
         for (const r of yield* state.reflections.load) {
           if (r.status !== "confirmed" || r.suppress || !mentioned(r.text)) continue
           const mentions = recent(r.recent_mentions)
-          const suppress = mentions.length > t.suppress_mention_limit
-          const updated: Reflection = {
-            ...r,
-            recent_mentions: mentions,
-            ...(suppress ? { suppress: true, suppressed_at: ts } : {})
-          }
-          lines.push(reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED))
+          const base: Reflection = { ...r, recent_mentions: mentions }
+          const move = moveReflection(
+            r,
+            { type: "mentioned", mentionsInWindow: mentions.length, suppressed: r.suppress },
+            t,
+            ts,
+            { base }
+          )
+          lines.push(
+            ...(move.lines.length > 0
+              ? move.lines
+              : [reflectionLine(randomUUID(), { reflection: base }, ts, REFLECTION_UPDATED)])
+          )
         }
         yield* State.journal(state, lines)
         return lines.length
@@ -250,23 +264,23 @@ export const make = (deps: {
           return at === undefined ? Number.POSITIVE_INFINITY : (now - at) / HOUR
         }
         const lines: Array<EventLine> = []
+        const queue = yield* state.persona.loadCorrections
         for (const [section, s] of Object.entries(yield* state.persona.load)) {
           for (const e of s.facts) {
             if (!e.suppress) continue
-            const step = personaStep(
-              e,
-              { type: "cooldown.checked", hoursSinceSuppressed: hoursSince(e.suppressed_at) },
-              t
-            )
-            if (!step.commands.some((c) => c.type === "liftSuppression")) continue
-            const updated: PersonaEntry = { ...e, suppress: false, suppressed_at: null, recent_mentions: [] }
-            lines.push(entryLine(randomUUID(), PERSONA_EVIDENCE_UPDATED, section, updated, ts, { source: "cooldown" }))
+            const event = { type: "cooldown.checked", hoursSinceSuppressed: hoursSince(e.suppressed_at) } as const
+            const queued = correctionsOf(e, section, s.facts, queue)
+            lines.push(...movePersona(section, e, queued, event, t, ts, { source: "cooldown" }).lines)
           }
         }
         for (const r of yield* state.reflections.load) {
-          if (!r.suppress || hoursSince(r["suppressed_at"]) < t.suppress_cooldown_hours) continue
-          const updated: Reflection = { ...r, suppress: false, suppressed_at: null, recent_mentions: [] }
-          lines.push(reflectionLine(randomUUID(), { reflection: updated }, ts, REFLECTION_UPDATED))
+          if (!r.suppress) continue
+          const event = {
+            type: "cooldown.checked",
+            hoursSinceSuppressed: hoursSince(r["suppressed_at"]),
+            suppressed: r.suppress
+          } as const
+          lines.push(...moveReflection(r, event, t, ts).lines)
         }
         yield* State.journal(state, lines)
         return lines.length

@@ -4,13 +4,13 @@
  * task decides: promote_fresh adds `prom_<id>` (a card collision denies, another collision queues a
  * correction and the reflection waits), merge_into rewrites the target entry (old text into
  * `version_history`, evidence per-side max, clocks reset, reflection id into `merged_from_ids`), reject
- * denies. Time-driven (OFF): a plain add. Every outcome is one journaled state change with the whole record.
+ * denies. Time-driven (OFF): a plain add. Every outcome is an event of the reflection machine, applied and
+ * journaled by ReflectionTransitions.ts (one state change with the whole record).
  */
 import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
+import type { ReflectionEvent } from "../../machines/reflection.js"
 import { localIso } from "../domain/LocalTime.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
@@ -21,10 +21,10 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { reflectionAt } from "./Machines.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
-import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
+import { moveReflection } from "./ReflectionTransitions.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 /** The persona section a reflection's entity belongs to. */
 export const sectionOf = (entity: string): string =>
@@ -42,43 +42,36 @@ export const make = (deps: {
     const t = deps.tunables
     const { keeper } = deps
 
-    /** Journals the reflection's move to the machine's next state with `fields` stamped on the record. */
+    /** Journals what the machine makes of `event` (with `extra` lines first); the reflection's new status. */
     const move = (
       state: State.CharacterState,
       r: Reflection,
       event: ReflectionEvent,
-      fields: Readonly<Record<string, unknown>>,
+      fields: Readonly<Record<string, unknown>> = {},
       extra: ReadonlyArray<EventLine> = []
     ) =>
       Effect.gen(function* () {
-        const ts = localIso(yield* Clock.currentTimeMillis)
-        const [next] = transition(reflectionMachine, reflectionAt(r.status, t), event)
-        const to = String(next.value)
-        if (to === r.status) return r.status
-        const updated: Reflection = { ...r, ...fields, status: to }
-        const line = stateChangedLine(
-          randomUUID(),
-          { reflection_id: r.id, from: r.status, to, ts, entry_snapshot: updated, ...fields },
-          ts
-        )
-        yield* State.journal(state, [...extra, line])
-        return to
+        const m = moveReflection(r, event, t, localIso(yield* Clock.currentTimeMillis), { fields })
+        if (m.to === r.status) return r.status
+        yield* State.journal(state, [...extra, ...m.lines])
+        return m.to
       })
 
     const addFresh = (state: State.CharacterState, r: Reflection, source: string) =>
       Effect.gen(function* () {
         const persona = yield* keeper.ensure(state)
-        const ts = localIso(yield* Clock.currentTimeMillis)
         const result = yield* keeper.add(state, persona, sectionOf(r.entity), {
           id: `prom_${r.id}`,
           text: r.text,
           source,
           sourceId: r.id
         })
-        if (result._tag === "Added") return yield* move(state, r, { type: "promotion.fresh" }, { promoted_at: ts })
+        if (result._tag === "Added") return yield* move(state, r, { type: "promotion.fresh" })
         if (result._tag === "CardConflict") {
-          const reason = `rejected_by_persona_add:${result.cardId}`
-          return yield* move(state, r, { type: "promotion.rejected", reason }, { denied_at: ts, denied_reason: reason })
+          return yield* move(state, r, {
+            type: "promotion.rejected",
+            reason: `rejected_by_persona_add:${result.cardId}`
+          })
         }
         return r.status
       })
@@ -135,18 +128,13 @@ export const make = (deps: {
             state,
             current,
             { type: "promotion.rejected", reason: "llm_merge_rejected" },
-            { denied_at: ts, denied_reason: "llm_merge_rejected", reject_reason: reason }
+            { reject_reason: reason }
           )
         }
         const target = a.action === "merge_into" ? pool.find((e) => e.id === a.target_id && !e.protected) : undefined
         if (a.action === "merge_into" && target !== undefined && a.merged_text) {
           if (target.merged_from_ids.includes(r.id)) {
-            return yield* move(
-              state,
-              current,
-              { type: "promotion.merged", into: target.id },
-              { merged_at: ts, absorbed_into: target.id }
-            )
+            return yield* move(state, current, { type: "promotion.merged", into: target.id })
           }
           const { version_history, ...snapshot } = target
           const merged: PersonaEntry = {
@@ -162,13 +150,9 @@ export const make = (deps: {
               -t.persona_version_history_max
             )
           }
-          return yield* move(
-            state,
-            current,
-            { type: "promotion.merged", into: target.id },
-            { merged_at: ts, absorbed_into: target.id },
-            [entryLine(randomUUID(), PERSONA_ENTRY_UPDATED, section, merged, ts, { source: "promote_merge" })]
-          )
+          return yield* move(state, current, { type: "promotion.merged", into: target.id }, {}, [
+            entryLine(randomUUID(), PERSONA_ENTRY_UPDATED, section, merged, ts, { source: "promote_merge" })
+          ])
         }
         return yield* addFresh(state, current, "reflection")
       })

@@ -7,9 +7,6 @@
  */
 import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either, Option, Schema } from "effect"
-import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { reflectionMachine } from "../../machines/reflection.js"
 import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
 import { contentText } from "../domain/Message.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
@@ -19,8 +16,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { reflectionAt } from "./Machines.js"
-import { stateChangedLine } from "./TurnEvent.js"
+import { moveReflection } from "./ReflectionTransitions.js"
 
 const CURSOR = "rebuttal_checked_until"
 const OnDisk = Schema.parseJson(
@@ -91,22 +87,9 @@ export const make = (deps: {
         failures = 0
         const ts = localIso(now)
         const denied = new Set(answer.right.filter((a) => a.feedback === "denied").map((a) => a.reflection_id))
-        const lines = confirmed.flatMap((r) => {
-          if (!denied.has(r.id)) return []
-          const [next] = transition(reflectionMachine, reflectionAt(r.status, t), {
-            type: "rebutted"
-          })
-          const to = String(next.value)
-          if (to === r.status) return []
-          const snapshot = { ...r, status: to, denied_at: ts, denied_reason: "rebuttal" }
-          return [
-            stateChangedLine(
-              randomUUID(),
-              { reflection_id: r.id, from: r.status, to, ts, reason: "rebuttal", entry_snapshot: snapshot },
-              ts
-            )
-          ]
-        })
+        const lines = confirmed.flatMap((r) =>
+          denied.has(r.id) ? moveReflection(r, { type: "rebutted" }, t, ts).lines : []
+        )
         yield* State.journal(state, lines)
         yield* cursors.set({ [CURSOR]: localIso(window.nextCursor) })
         return lines.length

@@ -1,24 +1,22 @@
 /**
  * Evaluates each live reflection against its lifecycle machine (neko-compat §4.6): the evidence score (read
  * time decay), ages and the powerful-memory switch go in as one `evidence.evaluated` event; a transition
- * the machine allows is journaled as `reflection.state_changed` carrying the whole new record, then applied.
+ * the machine allows is applied and journaled by ReflectionTransitions.ts.
  * A promotion the machine asks for (score-driven or time-driven) is carried out by Promotion.ts. The
  * hourly sweep tallies sub-zero days of reflections and persona entries and archives those at 14 days,
  * and archives promoted/denied reflections 30 days after their terminal stamp.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { transition } from "xstate"
-import { decodeReflectionCommand, reflectionMachine } from "../../machines/reflection.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { score } from "../memory/evidence/Evidence.js"
-import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
+import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { reflectionAt } from "./Machines.js"
 import type * as Promotion from "./Promotion.js"
-import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
+import { moveReflection } from "./ReflectionTransitions.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const DAY = 86_400_000
 const live = new Set(["pending", "confirmed"])
@@ -42,48 +40,27 @@ export const make = (deps: {
         const powerful = (yield* files.core).powerful_memory_enabled
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
-        const lines = []
+        const lines: Array<EventLine> = []
         const promote: Array<{ readonly id: string; readonly mode: "score" | "time" }> = []
         for (const r of yield* state.reflections.load) {
           if (!live.has(r.status)) continue
-          const snapshot = reflectionAt(r.status, t)
           const lastAttempt = r.last_promote_attempt_at === null ? undefined : parseLocal(r.last_promote_attempt_at)
-          const [next, actions] = transition(reflectionMachine, snapshot, {
-            type: "evidence.evaluated",
-            score: score(r, now, t),
-            powerful,
-            daysSinceCreated: daysSince(r.created_at, now),
-            daysSinceConfirmed: daysSince(r["confirmed_at"], now),
-            minutesSincePromoteAttempt: lastAttempt === undefined ? null : (now - lastAttempt) / 60_000,
-            promoteAttempts: r.promote_attempt_count
-          })
-          let updated: Reflection = r
-          for (const action of actions.flatMap((a) => Option.toArray(decodeReflectionCommand(a)))) {
-            if (action.type === "markConfirmed") {
-              updated = { ...updated, status: "confirmed", confirmed_at: ts, auto_confirmed: action.params.auto }
-            } else if (action.type === "requestPromotion") {
-              promote.push({ id: r.id, mode: "score" })
-            } else if (action.type === "promoteTimeDriven") {
-              promote.push({ id: r.id, mode: "time" })
-            } else if (action.type === "markBlocked") {
-              updated = {
-                ...updated,
-                status: "promote_blocked",
-                promote_blocked_at: ts,
-                promote_blocked_reason: action.params.reason
-              }
-            }
-          }
-          const to = String(next.value)
-          if (to !== r.status && updated !== r) {
-            lines.push(
-              stateChangedLine(
-                randomUUID(),
-                { reflection_id: r.id, from: r.status, to, ts, entry_snapshot: updated },
-                ts
-              )
-            )
-          }
+          const move = moveReflection(
+            r,
+            {
+              type: "evidence.evaluated",
+              score: score(r, now, t),
+              powerful,
+              daysSinceCreated: daysSince(r.created_at, now),
+              daysSinceConfirmed: daysSince(r["confirmed_at"], now),
+              minutesSincePromoteAttempt: lastAttempt === undefined ? null : (now - lastAttempt) / 60_000,
+              promoteAttempts: r.promote_attempt_count
+            },
+            t,
+            ts
+          )
+          lines.push(...move.lines)
+          if (move.promote !== undefined) promote.push({ id: r.id, mode: move.promote })
         }
         yield* State.journal(state, lines)
         let changed = lines.length

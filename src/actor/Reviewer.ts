@@ -1,9 +1,11 @@
 /**
- * The recent-history review inside a character actor: gated by `reviewGate`, run on a snapshot in a forked
- * fiber (correction tier), committed as a journaled `recent.spliced` over the run it reviewed, with its
- * bookkeeping in `review_state.json`. `/cancel_correction` interrupts a review in flight.
+ * The recent-history review inside a character actor, the effects the recent machine asks for: the gate
+ * (`reviewGate` over `review_state.json`, the history and the switch), the model call on a snapshot in a
+ * forked fiber (correction tier) whose result comes back tagged with its generation, and the commit as a
+ * journaled `recent.spliced` over the run it reviewed. Whether a review starts, is cancelled or is committed
+ * is the machine's (RecentLifecycle.ts interprets it).
  */
-import { Clock, Effect, Fiber, Option, type Scope } from "effect"
+import { Clock, Effect, Option, type Scope } from "effect"
 import * as path from "node:path"
 import type { Language } from "../domain/Locale.js"
 import { messageText, type StoredMessage } from "../domain/Message.js"
@@ -41,59 +43,77 @@ export const make = (deps: ReviewerDeps) =>
       ViewFile.make(R.ReviewState, path.join(state.dir, "review_state.json"))
 
     const load = (state: State.CharacterState) =>
-      state.review !== undefined
-        ? Effect.succeed(state.review)
+      state.recentLife.reviewState !== undefined
+        ? Effect.succeed(state.recentLife.reviewState)
         : viewOf(state).read.pipe(
             Effect.map(Option.getOrElse(() => R.emptyReviewState)),
             Effect.orElseSucceed(() => R.emptyReviewState),
-            Effect.tap((rs) => Effect.sync(() => (state.review = rs)))
+            Effect.tap((rs) => Effect.sync(() => (state.recentLife.reviewState = rs)))
           )
 
     const save = (state: State.CharacterState, patch: Partial<R.ReviewState>) =>
       Effect.gen(function* () {
         const next = { ...(yield* load(state)), ...patch }
-        state.review = next
+        state.recentLife.reviewState = next
         yield* Effect.ignoreLogged(State.ensureCharacterDir(state).pipe(Effect.zipRight(viewOf(state).write(next))))
       })
 
-    const offer = (state: State.CharacterState) =>
+    /** The review gate's verdict now (`ok`, or why no review may start). */
+    const gate = (state: State.CharacterState) =>
       Effect.gen(function* () {
         const rs = yield* load(state)
         const { items, degraded } = yield* state.recent.read
-        if (Option.isSome(degraded)) return
+        if (Option.isSome(degraded)) return "degraded"
         const messages = items.map(asReviewMessage)
-        const now = yield* Clock.currentTimeMillis
-        const gate = R.reviewGate(
+        const verdict = R.reviewGate(
           {
             state: rs,
             items,
-            nowMillis: now,
+            nowMillis: yield* Clock.currentTimeMillis,
             lastActivityMillis: state.lastWriteAt,
             enabled: (yield* files.core).recent_memory_auto_review,
-            inFlight: state.reviewFiber !== undefined,
+            inFlight: false,
             contextTokens: tokens.count(messages.map((m) => `${m.role}: ${m.content}`).join("\n\n"))
           },
           t
         )
-        if (gate !== "ok") return yield* Effect.logDebug("review skipped").pipe(Effect.annotateLogs({ gate }))
-        yield* save(state, { last_review_ts: now })
+        if (verdict !== "ok") yield* Effect.logDebug("review skipped").pipe(Effect.annotateLogs({ gate: verdict }))
+        return verdict
+      })
+
+    /** Starts the review of the current history in a forked fiber; returns that fiber. */
+    const start = (state: State.CharacterState, generation: number) =>
+      Effect.gen(function* () {
+        const epoch = state.recentLife.epoch
+        const { items } = yield* state.recent.read
+        const messages = items.map(asReviewMessage)
+        yield* save(state, { last_review_ts: yield* Clock.currentTimeMillis })
         const fingerprints = items.map(fingerprint)
         const tail = R.tailOf(items)
         const contextTokens = tokens.count(messages.map((m) => m.content).join("\n"))
-        state.reviewFiber = yield* tasks
+        return yield* tasks
           .reviewHistory({ items: messages, language: deps.language(state, items), names: yield* deps.speakers })
           .pipe(
             Effect.matchEffect({
               onSuccess: (out) =>
                 deps.later({
                   _tag: "ReviewDone",
+                  epoch,
+                  generation,
                   fingerprints,
                   tail,
                   corrected: out.corrected,
                   hadMemo: items[0]?.type === "system"
                 }),
               onFailure: (e: LlmError) =>
-                deps.later({ _tag: "ReviewFailed", reason: e.reason, contextTokens, key: R.tailKey(items) })
+                deps.later({
+                  _tag: "ReviewFailed",
+                  epoch,
+                  generation,
+                  reason: e.reason,
+                  contextTokens,
+                  key: R.tailKey(items)
+                })
             }),
             Effect.forkIn(deps.scope)
           )
@@ -101,7 +121,6 @@ export const make = (deps: ReviewerDeps) =>
 
     const onDone = (state: State.CharacterState, done: Extract<Command, { readonly _tag: "ReviewDone" }>) =>
       Effect.gen(function* () {
-        state.reviewFiber = undefined
         const mapped = R.mapReviewed(done.corrected, done.hadMemo, yield* deps.speakers)
         if (mapped === undefined)
           return yield* save(state, { last_reviewed_cutoff_tail: done.tail, review_fail_attempts: 0 })
@@ -129,7 +148,6 @@ export const make = (deps: ReviewerDeps) =>
 
     const onFailed = (state: State.CharacterState, failed: Extract<Command, { readonly _tag: "ReviewFailed" }>) =>
       Effect.gen(function* () {
-        state.reviewFiber = undefined
         const rs = yield* load(state)
         if (failed.reason === "output_limit") {
           const min = rs.review_output_exhaustion_min_context_tokens
@@ -145,20 +163,11 @@ export const make = (deps: ReviewerDeps) =>
         })
       })
 
-    const cancel = (state: State.CharacterState) =>
-      Effect.gen(function* () {
-        const fiber = state.reviewFiber
-        if (fiber === undefined) return "no_task" as const
-        state.reviewFiber = undefined
-        yield* Fiber.interrupt(fiber)
-        return "cancelled" as const
-      })
-
     /** A human message arrived: the history is no longer known clean. */
     const markDirty = (state: State.CharacterState) =>
       Effect.gen(function* () {
         if ((yield* load(state)).review_clean) yield* save(state, { review_clean: false })
       })
 
-    return { offer, onDone, onFailed, cancel, markDirty }
+    return { gate, start, onDone, onFailed, markDirty }
   })

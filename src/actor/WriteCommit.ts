@@ -1,7 +1,11 @@
 /**
- * Committing a group of consecutive writes of one mailbox batch: one journal append (fsync) for all their
- * turns, applied to recent.json and the time index at once; `/cache` callers are answered as soon as their
- * turns are durable, `/process`, `/renew` and `/settle` callers once the compression they started is over.
+ * Committing a group of consecutive writes of one mailbox batch, as the session machine's actions for each
+ * write say: the writes it asked to persist (`persistTurns`) share one journal append (fsync), applied to
+ * recent.json and the time index at once; `/cache` callers are answered as soon as their turns are durable
+ * (a write the machine did not persist, an empty `/cache`, at once); `compress` and `startSettle` ask the
+ * recent lifecycle for a compression and answer `/process`, `/renew` and `/settle` only when the
+ * compression each asked for is over (a settle also reports `settle.done` to the session machine then);
+ * `offerReview` asks the lifecycle for a review.
  */
 import { Clock, Deferred, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -12,24 +16,37 @@ import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { WriteRequest } from "./Commands.js"
-import type * as Compaction from "./Compaction.js"
 import * as Locale from "./PromptLocale.js"
+import type { RecentLifecycle } from "./RecentLifecycle.js"
 import type * as Reviewer from "./Reviewer.js"
 import { turnsLine } from "./TurnEvent.js"
 
 export interface Write {
   readonly request: WriteRequest
   readonly reply: Deferred.Deferred<number, StoreError | ActorDefect>
+  /** What the session machine emitted for this write. */
+  readonly actions: ReadonlyArray<SessionCommand>
 }
 
 export const make = (deps: {
-  readonly compaction: Effect.Effect.Success<ReturnType<typeof Compaction.make>>
+  readonly recent: RecentLifecycle
   readonly reviewer: Effect.Effect.Success<ReturnType<typeof Reviewer.make>>
   readonly scheduleDrain: (state: State.CharacterState) => Effect.Effect<void>
+  /** Reports a finished settle to the session machine (through the mailbox). */
+  readonly settleDone: Effect.Effect<void>
 }) => {
-  const { compaction, reviewer, scheduleDrain } = deps
-  const commit = (state: State.CharacterState, group: ReadonlyArray<Write>, actions: ReadonlyArray<SessionCommand>) =>
+  const { recent, reviewer, scheduleDrain } = deps
+  const reply = (w: Write) => Effect.asVoid(Deferred.succeed(w.reply, w.request.messages.length))
+
+  const commit = (state: State.CharacterState, writes: ReadonlyArray<Write>) =>
     Effect.gen(function* () {
+      if (writes.length === 0) return
+      const group = writes.filter((w) => w.actions.some((a) => a.type === "persistTurns"))
+      yield* Effect.forEach(
+        writes.filter((w) => !group.includes(w)),
+        reply,
+        { discard: true }
+      )
       if (group.length === 0) return
       const millis = yield* Clock.currentTimeMillis
       const ts = localIso(millis)
@@ -57,25 +74,24 @@ export const make = (deps: {
       const explicit = group.flatMap((w) => Option.toArray(w.request.language))
       const lastLanguage = explicit[explicit.length - 1]
       if (lastLanguage !== undefined) yield* Locale.remember(state, lastLanguage)
-      const reply = (w: Write) => Effect.asVoid(Deferred.succeed(w.reply, w.request.messages.length))
-      yield* Effect.forEach(
-        group.filter((w) => w.request.kind === "cache"),
-        reply,
-        { discard: true }
-      )
       state.lastWriteAt = millis
       if (group.some((w) => w.request.messages.some(isHuman))) yield* reviewer.markDirty(state)
-      for (const action of actions) {
-        if (action.type === "startSettle") yield* compaction.start(state, action.params.detailed, true)
-        else if (action.type === "compress") yield* compaction.start(state, action.params.detailed, false)
-        else if (action.type === "offerReview") yield* compaction.whenDone(state, reviewer.offer(state))
+      for (const w of group) {
+        let answered = false
+        for (const action of w.actions) {
+          if (action.type === "startSettle") {
+            answered = true
+            yield* recent.request(state, action.params.detailed, true, Effect.zipRight(reply(w), deps.settleDone))
+          } else if (action.type === "compress") {
+            answered = true
+            yield* recent.request(state, action.params.detailed, false, reply(w))
+          } else if (action.type === "offerReview") {
+            yield* recent.send(state, { type: "review.wanted" })
+          }
+        }
+        if (!answered) yield* reply(w)
       }
-      yield* Effect.forEach(
-        group.filter((w) => w.request.kind !== "cache"),
-        (w) => compaction.whenDone(state, reply(w)),
-        { discard: true }
-      )
-      if (events.length > 0) yield* compaction.scheduleIdleCheck(state)
+      if (events.length > 0) yield* recent.written()
       yield* scheduleDrain(state)
     })
   return commit

@@ -121,6 +121,7 @@ export const Characters = Schema.Struct({ characters: Schema.Array(Schema.String
 export const StateCounts = Schema.Struct({
   name: Schema.String,
   session: Schema.NullOr(Schema.String),
+  recent: Schema.NullOr(Schema.String),
   machines: Schema.Record({
     key: Schema.String,
     value: Schema.Record({ key: Schema.String, value: Schema.Number })

@@ -24,6 +24,7 @@ const MemoryError = Schema.Union(InvalidCharacterName, StoreError, ActorDefect)
 export const CharacterStatus = Schema.Struct({
   exists: Schema.Boolean,
   session: Schema.String,
+  recent: Schema.String,
   recentDegraded: Schema.Option(Schema.String),
   recentPending: Schema.Number,
   unappliedEvents: Schema.Number,

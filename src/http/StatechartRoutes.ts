@@ -1,7 +1,7 @@
 /**
  * The state-chart view (product §3 item 7): `GET /statecharts` (the page), and under
  * `/api/memory/statecharts`: `characters` (the character directories), `{name}` (entry counts per state of
- * each machine, and the live actor's session state when the character is loaded — an unloaded character is
+ * each machine, and the live actor's session and recent-memory states when the character is loaded — an unloaded character is
  * not woken), `{name}/entries?machine=&state=` and `{name}/history/{entryId}`. Counts and entries are read
  * from the character's files (see statecharts/Live.ts); an invalid name is a 400 like every character route.
  */
@@ -23,15 +23,19 @@ const EntriesQuery = Schema.Struct({ machine: Schema.Literal(...machineNames), s
 
 const named = Effect.map(HttpRouter.params, (p) => validateCharacterName(p["name"] ?? ""))
 
-const sessionOf = (name: CharacterName) =>
+/** The live actor's session and recent-memory states; null when the character is not loaded. */
+const liveOf = (name: CharacterName) =>
   Effect.gen(function* () {
     const active = yield* (yield* CharacterRegistry).active
     if (!active.includes(name)) return null
     return yield* (yield* MemoryService).status(name).pipe(
-      Effect.map((s) => s.session),
+      Effect.map((s) => ({ session: s.session, recent: s.recent })),
       Effect.orElseSucceed(() => null)
     )
   })
+const sessionOf = (name: CharacterName) => Effect.map(liveOf(name), (live) => live?.session ?? null)
+const oneLive = (states: ReadonlyArray<string>, live: string | null) =>
+  Object.fromEntries(states.map((s) => [s, s === live ? 1 : 0]))
 
 const liveEntries = (name: string) =>
   Effect.gen(function* () {
@@ -70,14 +74,16 @@ export const statechartRouter = HttpRouter.empty.pipe(
       const name = yield* named
       if (Either.isLeft(name)) return detail(400, name.left.detail)
       const all = yield* liveEntries(name.right)
-      const session = yield* sessionOf(name.right)
+      const live = yield* liveOf(name.right)
       return wire(Wire.StateCounts, {
         name: name.right,
-        session,
+        session: live?.session ?? null,
+        recent: live?.recent ?? null,
         machines: {
           reflection: Live.countBy(all, "reflection", stateNames["reflection"] ?? []),
           persona: Live.countBy(all, "persona", stateNames["persona"] ?? []),
-          session: Object.fromEntries((stateNames["session"] ?? []).map((s) => [s, s === session ? 1 : 0]))
+          session: oneLive(stateNames["session"] ?? [], live?.session ?? null),
+          recent: oneLive(stateNames["recent"] ?? [], live?.recent ?? null)
         }
       })
     }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
@@ -93,10 +99,10 @@ export const statechartRouter = HttpRouter.empty.pipe(
       const { machine, state } = query.right
       if (!(stateNames[machine] ?? []).includes(state))
         return validation(["query", "state"], `state must be a state of ${machine}`, "value_error")
-      if (machine === "session") {
-        const session = yield* sessionOf(name.right)
+      if (machine === "session" || machine === "recent") {
+        const live = yield* liveOf(name.right)
         return wire(Wire.StateEntries, {
-          entries: session === state ? [{ id: name.right, text: "live session actor", score: null }] : []
+          entries: live?.[machine] === state ? [{ id: name.right, text: `live ${machine} actor`, score: null }] : []
         })
       }
       const all = yield* liveEntries(name.right)

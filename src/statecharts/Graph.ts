@@ -9,6 +9,7 @@
  */
 import { and, not, or, stateIn, type AnyStateMachine } from "xstate"
 import { personaMachine } from "../../machines/persona.js"
+import { recentMachine } from "../../machines/recent.js"
 import { reflectionMachine } from "../../machines/reflection.js"
 import { sessionMachine } from "../../machines/session.js"
 
@@ -147,9 +148,14 @@ export const toGraph = (machine: AnyStateMachine): MachineGraph => {
   return { id: machine.id, states, edges: [...own, ...global] }
 }
 
-/** kioku's three machines, in the order the page draws them. */
-export const machines = { reflection: reflectionMachine, persona: personaMachine, session: sessionMachine } as const
+/** kioku's four machines, in the order the page draws them. */
+export const machines = {
+  reflection: reflectionMachine,
+  persona: personaMachine,
+  session: sessionMachine,
+  recent: recentMachine
+} as const
 export type MachineName = keyof typeof machines
-export const machineNames: ReadonlyArray<MachineName> = ["reflection", "persona", "session"]
+export const machineNames: ReadonlyArray<MachineName> = ["reflection", "persona", "session", "recent"]
 
 export const graphs = (): ReadonlyArray<MachineGraph> => machineNames.map((name) => toGraph(machines[name]))

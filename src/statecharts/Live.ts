@@ -2,13 +2,14 @@
  * What the state-chart page shows of one character, read-only from its files (the actor writes every view
  * atomically, so a read sees a whole view; events past the sentinel show once the actor has applied them):
  * reflections by `status` (archived ones from the `reflection_archive/` shards), persona entries by state
- * (archived: in `persona_archive/`; suppressed: `suppress`; corrected: the `old_id` of a queued correction;
- * else active), each with its evidence score, and one entry's history from `events.ndjson`. Nothing here
+ * (archived: in `persona_archive/`; otherwise as memory/persona/PersonaState.ts derives it for the actor too),
+ * each with its evidence score, and one entry's history from `events.ndjson`. Nothing here
  * writes, so reading never races the character's actor.
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 import { META } from "../memory/persona/Persona.js"
+import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import { score, type Evidence, type EvidenceTunables } from "../memory/evidence/Evidence.js"
@@ -42,7 +43,7 @@ export const entries = (dir: string, tunables: EvidenceTunables, nowMillis: numb
     const archivedReflections = yield* reflections.archive.all
     const archivedIds = new Set(archivedReflections.map((r) => r.id))
     const liveReflections = (yield* reflections.load).filter((r) => !archivedIds.has(r.id))
-    const corrected = new Set((yield* persona.loadCorrections).flatMap((c) => (c.old_id === null ? [] : [c.old_id])))
+    const queue = yield* persona.loadCorrections
     const sections = Object.entries(yield* persona.load).filter(([key]) => key !== META)
     const reflectionEntry = (state: string, r: (typeof liveReflections)[number]): LiveEntry => ({
       machine: "reflection",
@@ -58,7 +59,7 @@ export const entries = (dir: string, tunables: EvidenceTunables, nowMillis: numb
         (s.facts ?? []).map(
           (e): LiveEntry => ({
             machine: "persona",
-            state: e.suppress ? "suppressed" : corrected.has(e.id) ? "corrected" : "active",
+            state: personaState(e, correctionsOf(e, section, s.facts ?? [], queue)),
             id: e.id,
             text: e.text,
             score: scored(e, e.protected),

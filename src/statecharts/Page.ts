@@ -1,5 +1,5 @@
 /**
- * The `/statecharts` page: the three machines' SVGs (rendered by Layout from the generated graphs), a
+ * The `/statecharts` page: the four machines' SVGs (rendered by Layout from the generated graphs), a
  * character picker and an entries/history panel, with inline CSS; its script is web/statecharts.ts, served by
  * kioku at /assets/ (no CDN, so it works offline). The layout
  * is one column on a phone and charts + side panel from 1000px; every control is keyboard reachable.

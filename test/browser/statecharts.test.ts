@@ -21,11 +21,11 @@ describe("the /statecharts page in Chromium", () => {
     })
 
   it.scoped(
-    "draws the three machines with the seeded counts; a state lists its entries, an entry its history",
+    "draws the four machines with the seeded counts; a state lists its entries, an entry its history",
     () =>
       Effect.gen(function* () {
         const p = yield* open()
-        for (const id of ["reflection", "persona", "session"]) {
+        for (const id of ["reflection", "persona", "session", "recent"]) {
           assert.isTrue(yield* Effect.promise(() => p.locator(`#chart-${id}`).isVisible()), id)
         }
         const count = (machine: string, state: string) =>

@@ -15,12 +15,12 @@ describe("state-chart routes", () => {
     return JSON.parse(r.text)
   }
 
-  it("serves the page with the three machines' charts and its own script", async () => {
+  it("serves the page with the four machines' charts and its own script", async () => {
     server = await start(temp.memory)
     const page = await get(`${server.url}/statecharts`)
     assert.strictEqual(page.status, 200)
     assert.match(page.type, /^text\/html/)
-    for (const id of ["reflection", "persona", "session"]) assert.include(page.text, `id="chart-${id}"`)
+    for (const id of ["reflection", "persona", "session", "recent"]) assert.include(page.text, `id="chart-${id}"`)
     assert.include(page.text, 'data-state="promote_blocked" tabindex="0" role="button"')
     assert.include(page.text, "evidence.evaluated")
     // the bundled server still narrows `feedback` by its stateIn guard: no feedback loop on merged
@@ -79,8 +79,18 @@ describe("state-chart routes", () => {
     const live = await getJson("/api/memory/statecharts/Tian")
     assert.strictEqual(live.session, "idle")
     assert.deepStrictEqual(live.machines.session, { idle: 1, settling: 0 })
+    assert.strictEqual(live.recent, "idle")
+    assert.deepStrictEqual(live.machines.recent, {
+      idle: 1,
+      compressing: 0,
+      reviewing: 0,
+      backoff: 0,
+      dead_letter: 0
+    })
     const session = await getJson("/api/memory/statecharts/Tian/entries?machine=session&state=idle")
     assert.strictEqual(session.entries.length, 1)
+    const recent = await getJson("/api/memory/statecharts/Tian/entries?machine=recent&state=idle")
+    assert.deepStrictEqual(recent.entries, [{ id: "Tian", text: "live recent actor", score: null }])
   })
 
   it("answers 400 with a detail body for invalid names and 422 for unknown machines or states", async () => {

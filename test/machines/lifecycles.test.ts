@@ -139,6 +139,23 @@ describe("reflection machine", () => {
     assert.strictEqual(runReflection([{ type: "sub_zero.checked", days: 10 }], { archiveDays: 10 }).value, "archived")
   })
 
+  it("suppresses a confirmed reflection mentioned too often, never a pending one, and lifts it after the cooldown", () => {
+    const confirm = evaluated({ score: 1 })
+    const mentioned = (n: number, suppressed = false) =>
+      ({ type: "mentioned", mentionsInWindow: n, suppressed }) as const
+    assert.deepStrictEqual(runReflection([mentioned(3)]).actions, [])
+    assert.deepStrictEqual(runReflection([confirm, mentioned(2)]).actions, [])
+    const suppressed = runReflection([confirm, mentioned(3)])
+    assert.deepStrictEqual([suppressed.value, suppressed.actions], ["confirmed", ["markSuppressed"]])
+    assert.deepStrictEqual(runReflection([confirm, mentioned(3, true)]).actions, [])
+    const cooldown = (hours: number, suppressed = true) =>
+      ({ type: "cooldown.checked", hoursSinceSuppressed: hours, suppressed }) as const
+    assert.deepStrictEqual(runReflection([confirm, cooldown(4.9)]).actions, [])
+    assert.deepStrictEqual(runReflection([confirm, cooldown(5, false)]).actions, [])
+    const lifted = runReflection([confirm, cooldown(5)])
+    assert.deepStrictEqual([lifted.value, lifted.actions], ["confirmed", ["liftSuppression"]])
+  })
+
   it("emits only actions its command schema decodes", () => {
     const [, emitted] = transition(reflectionMachine, initialTransition(reflectionMachine)[0], evaluated({ score: 1 }))
     for (const a of emitted) assert.isTrue(decodeReflectionCommand(a)._tag === "Some")
@@ -178,11 +195,34 @@ describe("persona machine", () => {
       ["keep_old", "dropNew"],
       ["keep_both", "appendNew"]
     ] as const) {
-      assert.deepStrictEqual(runPersona([c, { type: "correction.resolved", action, text: "merged" }]), {
-        value: "active",
+      assert.deepStrictEqual(
+        runPersona([c, { type: "correction.resolved", action, text: "merged", othersQueued: 0 }]),
+        {
+          value: "active",
+          actions: [expected]
+        }
+      )
+      assert.deepStrictEqual(runPersona([c, c, { type: "correction.resolved", action, text: "m", othersQueued: 1 }]), {
+        value: "corrected",
         actions: [expected]
       })
     }
+  })
+
+  it("never suppresses a corrected or protected entry; a contradiction lifts a suppression and queues", () => {
+    const c = { type: "contradicted", correctionId: "c1" } as const
+    const many = { type: "mentioned", mentionsInWindow: 9 } as const
+    assert.deepStrictEqual(runPersona([c, many]), { value: "corrected", actions: [] })
+    assert.deepStrictEqual(runPersona([many], true), { value: "active", actions: [] })
+    assert.deepStrictEqual(runPersona([many, c]), {
+      value: "corrected",
+      actions: ["liftSuppression", "queueCorrection"]
+    })
+    assert.deepStrictEqual(runPersona([c], true), { value: "active", actions: ["rejectNew"] })
+    assert.deepStrictEqual(runPersona([c, { ...c, correctionId: "c2" }]), {
+      value: "corrected",
+      actions: ["queueCorrection"]
+    })
   })
 
   it("archives after 14 sub-zero days, but never a protected entry", () => {

@@ -17,14 +17,13 @@ describe("session machine", () => {
   it("starts idle", () => {
     const [s] = initialTransition(sessionMachine)
     assert.strictEqual(s.value, "idle")
-    assert.deepStrictEqual(s.context, { settlesInFlight: 0, deferredDialogs: 0, turnsSinceSettle: 0 })
+    assert.deepStrictEqual(s.context, { settlesInFlight: 0, deferredDialogs: 0 })
   })
 
   it("cache persists turns and never compresses", () => {
     const { snapshot, actions } = run([{ type: "cache", count: 2 }])
     assert.deepStrictEqual(actions, ["persistTurns"])
     assert.strictEqual(snapshot.value, "idle")
-    assert.strictEqual(snapshot.context.turnsSinceSettle, 2)
   })
 
   it("cache with no turns does nothing", () => {
@@ -49,7 +48,6 @@ describe("session machine", () => {
       assert.deepStrictEqual(actions, ["persistTurns", "startSettle"])
       assert.strictEqual(snapshot.value, "settling")
       assert.strictEqual(snapshot.context.settlesInFlight, 1)
-      assert.strictEqual(snapshot.context.turnsSinceSettle, 0)
     }
   })
 
