@@ -85,7 +85,7 @@ describe("local reflections: text", () => {
         entity: "master",
         relation_type: "preference",
         temporal_scope: "pattern",
-        text: "Master has clear tastes in food: loves spicy ramen, likes sushi, and enjoys udon."
+        text: "Master has firm favourites when it comes to food: loves spicy ramen, likes sushi, and enjoys udon."
       }
     )
     assert.strictEqual(
@@ -96,7 +96,7 @@ describe("local reflections: text", () => {
         "Master loves soba",
         "Master loves tea"
       ]).text,
-      "Master has clear tastes in food: loves ramen, sushi, and udon."
+      "Master has firm favourites when it comes to food: loves ramen, sushi, and udon."
     )
     assert.deepStrictEqual(
       reflect([
@@ -267,6 +267,22 @@ describe("local reflections: text", () => {
   })
 })
 
+describe("local reflections: lists", () => {
+  it("separates clauses that have commas of their own with semicolons", () => {
+    assert.strictEqual(
+      reflect([
+        "Master loves action movies, the louder the better",
+        "Master loves anime",
+        "Master likes documentaries about space",
+        "Master enjoys horror films",
+        "Master watches a film every Friday"
+      ]).text,
+      "Master has firm favourites when it comes to films and shows: loves action movies, the louder the better; " +
+        "loves anime; and likes documentaries about space."
+    )
+  })
+})
+
 describe("local reflections: what counts as related", () => {
   it("draws only the related facts out of a mixed pool, oldest first", () => {
     const pool = facts([
@@ -301,6 +317,17 @@ describe("local reflections: what counts as related", () => {
     const four = facts([...running.en.slice(0, 4), "Master works at Nintendo", "Master has a cat named Mochi"])
     assert.deepStrictEqual(relatedFacts(four, names, "en"), [])
     assert.deepStrictEqual(relatedFacts(facts(running.ja.slice(1)), names, "ja"), [])
+  })
+
+  it("does not group facts by the words every fact of a kind shares", () => {
+    const notes = facts([
+      "Master asked to remember: the spare key is under the mat",
+      "Master asked to remember: call the bank on Monday",
+      "Master asked to remember: Kenta's birthday is in May",
+      "Master asked to remember: buy printer ink",
+      "Master asked to remember: the wifi password changed"
+    ])
+    assert.deepStrictEqual(relatedFacts(notes, names, "en"), [])
   })
 
   it("keeps facts about different entities apart", () => {

@@ -132,7 +132,7 @@ describe("reflection synthesis in the runtime", () => {
           "Master enjoys baking bread"
         ]
       )
-      assert.match(r.text, /^Master has clear tastes in food: \w[^:]+, \w[^:]+, and \w[^:]+\.$/)
+      assert.match(r.text, /^Master has firm favourites when it comes to food: \w[^:]+, \w[^:]+, and \w[^:]+\.$/)
       assert.deepStrictEqual([r.entity, r.relation_type, r.temporal_scope], ["master", "preference", "pattern"])
       assert.strictEqual(r.event_end_at, null)
       assert.strictEqual(r.reinforcement, 0)

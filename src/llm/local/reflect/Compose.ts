@@ -59,15 +59,27 @@ const subjectIn = (entity: string, names: Names, lang: Lang): string => {
   return `${names.master}${joiner}${names.character}`
 }
 
-const series = (items: ReadonlyArray<string>) =>
-  items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")}, and ${items[items.length - 1]}`
+const series = (items: ReadonlyArray<string>, mark: string) =>
+  items.length <= 2
+    ? items.join(mark === "," ? " and " : "; and ")
+    : `${items.slice(0, -1).join(`${mark} `)}${mark} and ${items[items.length - 1]}`
 
-/** "a, b, and c"; clauses opening with the same verb share it ("loves ramen, sushi, and udon"). */
+/**
+ * "a, b, and c" ("a; b; and c" when a clause has a comma of its own); clauses opening with the same verb
+ * share it ("loves ramen, sushi, and udon").
+ */
 const englishList = (items: ReadonlyArray<string>) => {
+  const mark = items.some((c) => c.includes(",")) ? ";" : ","
   const verbs = new Set(items.map((c) => c.split(" ")[0]))
   const [verb] = verbs
-  const shared = items.length > 1 && verbs.size === 1 && verb !== undefined && items.every((c) => c.includes(" "))
-  return shared ? `${verb} ${series(items.map((c) => c.slice(verb.length + 1)))}` : series(items)
+  const shared =
+    mark === "," && items.length > 1 && verbs.size === 1 && verb !== undefined && items.every((c) => c.includes(" "))
+  return shared
+    ? `${verb} ${series(
+        items.map((c) => c.slice(verb.length + 1)),
+        mark
+      )}`
+    : series(items, mark)
 }
 
 type Label = { readonly _tag: "theme"; readonly label: ThemeLabel } | { readonly _tag: "word"; readonly word: string }
@@ -80,7 +92,7 @@ const english = (s: string, plural: boolean, primary: Primary, label: Label | un
   const [one, many] = engaged.split("|")
   const lead: Readonly<Record<Primary, string>> = {
     activity: `${s} ${be} ${plural ? (many ?? one) : one}`,
-    preference: `${s} ${have} clear tastes in ${domain}`,
+    preference: `${s} ${have} firm favourites when it comes to ${domain}`,
     boundary: `${s} ${be} careful about ${domain}`,
     identity: `Much of ${s}'s life centres on ${domain}`,
     feeling: `${s} ${have} strong feelings about ${domain}`
@@ -160,7 +172,10 @@ export const compose = (
   }))
   const fit = (r: (typeof candidates)[number]) =>
     primaryOf(r.clause.kind) !== primary ? 0 : primary === "activity" && r.clause.kind === "habit" ? 2 : 1
-  const ranked = [...candidates].sort((a, b) => fit(b) - fit(a) || b.fact.importance - a.fact.importance || a.i - b.i)
+  const long = (r: (typeof candidates)[number]) => Number([...r.text].length > budget[lang] / 3)
+  const ranked = [...candidates].sort(
+    (a, b) => fit(b) - fit(a) || long(a) - long(b) || b.fact.importance - a.fact.importance || a.i - b.i
+  )
   const chosen: typeof candidates = []
   let used = 0
   for (const r of ranked) {

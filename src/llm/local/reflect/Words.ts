@@ -49,7 +49,9 @@ const englishStop: ReadonlySet<string> = new Set(
     "days week weeks weekend weekends month months year years time times first second lot lots thing things " +
     "go goes going want wants wanted said says say think thinks feel feels well good great big small little " +
     "take takes took come comes came keep keeps kept try tries tried start started use uses used sunday " +
-    "monday tuesday wednesday thursday friday saturday ago recently around am pm"
+    "monday tuesday wednesday thursday friday saturday ago recently around am pm asked ask asks remember " +
+    "remembers told tell tells named called something anything everything nothing people person stuff kind " +
+    "sort way bit pretty sure cool nice awesome maybe actually there"
   ).split(" ")
 )
 
