@@ -8,7 +8,7 @@
  */
 import type { Language } from "../../../domain/Locale.js"
 import type { Drafted } from "../../../memory/reflection/Synthesis.js"
-import { clauseOf, nominal, type Kind } from "./Clauses.js"
+import { clauseOf, nominal, type Clause, type Kind } from "./Clauses.js"
 import type { Cluster, Clusterable } from "./Cluster.js"
 import type { ThemeLabel } from "./Themes.js"
 import { langOf, traditional, type Lang } from "./Words.js"
@@ -132,26 +132,19 @@ const chinese = (s: string, hant: boolean, primary: Primary, label: Label | unde
 
 const budget: Readonly<Record<Lang, number>> = { en: 320, ja: 100, zh: 90, other: 320 }
 
-/** The reflection over `cluster`, one of the groups of `facts` (in age order). */
-export const compose = (
-  facts: ReadonlyArray<Clusterable>,
-  cluster: Cluster,
-  names: Names,
-  language: Language
-): Drafted => {
-  const members = cluster.members.flatMap((i) => (facts[i] === undefined ? [] : [{ i, fact: facts[i] }]))
-  const langs = members.map((m) => langOf(m.fact.text, language))
-  const lang = (["en", "ja", "zh", "other"] as const).reduce((best, l) =>
-    langs.filter((x) => x === l).length > langs.filter((x) => x === best).length ? l : best
-  )
-  const own = subjects(cluster.entity, names)
-  const read = members.map((m) => ({ ...m, clause: clauseOf(m.fact.text, lang, own) }))
-  const tally = (p: Primary) => read.filter((r) => primaryOf(r.clause.kind) === p).length
-  const primary = (["activity", "preference", "boundary", "identity", "feeling"] as const).reduce((best, p) =>
-    tally(p) > tally(best) ? p : best
-  )
-  const habitual = read.some((r) => r.clause.kind === "habit")
-  const [relation_type, temporal_scope] = ontology(cluster.entity, primary, habitual)
+interface Read {
+  readonly i: number
+  readonly fact: Clusterable
+  readonly clause: Clause
+}
+
+/**
+ * Up to three clauses within the language's budget, in age order: those that make the cluster's main kind
+ * of statement first (habits before episodes), short ones before long ones, then by importance and age. The
+ * clauses are the facts without their subject when at least two read that way, else the whole facts (raw
+ * facts for other languages, or Japanese that stays polite).
+ */
+const citations = (read: ReadonlyArray<Read>, lang: Lang, primary: Primary) => {
   const usable = (text: string | undefined) => text !== undefined && (lang !== "ja" || nominal(text) !== undefined)
   const predicates = read.filter((r) => usable(r.clause.predicate))
   const wholes = read.filter((r) => usable(r.clause.whole))
@@ -170,13 +163,14 @@ export const compose = (
           ? r.clause.whole
           : r.fact.text.trim().replace(/[\s.。!！?？]+$/u, "")
   }))
-  const fit = (r: (typeof candidates)[number]) =>
+  type Candidate = (typeof candidates)[number]
+  const fit = (r: Candidate) =>
     primaryOf(r.clause.kind) !== primary ? 0 : primary === "activity" && r.clause.kind === "habit" ? 2 : 1
-  const long = (r: (typeof candidates)[number]) => Number([...r.text].length > budget[lang] / 3)
+  const long = (r: Candidate) => Number([...r.text].length > budget[lang] / 3)
   const ranked = [...candidates].sort(
     (a, b) => fit(b) - fit(a) || long(a) - long(b) || b.fact.importance - a.fact.importance || a.i - b.i
   )
-  const chosen: typeof candidates = []
+  const chosen: Array<Candidate> = []
   let used = 0
   for (const r of ranked) {
     if (chosen.length === 3 || chosen.some((c) => c.text.toLowerCase() === r.text.toLowerCase())) continue
@@ -184,28 +178,49 @@ export const compose = (
     chosen.push(r)
     used += [...r.text].length
   }
-  const items = chosen.sort((a, b) => a.i - b.i).map((c) => c.text)
+  return { raw: form === "raw", items: chosen.sort((a, b) => a.i - b.i).map((c) => c.text) }
+}
+
+const labelOf = (cluster: Cluster, script: Script): Label | undefined =>
+  cluster.label._tag === "theme"
+    ? { _tag: "theme", label: cluster.label.theme.label[script] }
+    : cluster.label._tag === "word"
+      ? { _tag: "word", word: cluster.label.word }
+      : undefined
+
+/** The reflection over `cluster`, one of the groups of `facts` (in age order). */
+export const compose = (
+  facts: ReadonlyArray<Clusterable>,
+  cluster: Cluster,
+  names: Names,
+  language: Language
+): Drafted => {
+  const members = cluster.members.flatMap((i) => (facts[i] === undefined ? [] : [{ i, fact: facts[i] }]))
+  const langs = members.map((m) => langOf(m.fact.text, language))
+  const lang = (["en", "ja", "zh", "other"] as const).reduce((best, l) =>
+    langs.filter((x) => x === l).length > langs.filter((x) => x === best).length ? l : best
+  )
+  const own = subjects(cluster.entity, names)
+  const read = members.map((m): Read => ({ ...m, clause: clauseOf(m.fact.text, lang, own) }))
+  const tally = (p: Primary) => read.filter((r) => primaryOf(r.clause.kind) === p).length
+  const primary = (["activity", "preference", "boundary", "identity", "feeling"] as const).reduce((best, p) =>
+    tally(p) > tally(best) ? p : best
+  )
+  const [relation_type, temporal_scope] = ontology(
+    cluster.entity,
+    primary,
+    read.some((r) => r.clause.kind === "habit")
+  )
+  const { raw, items } = citations(read, lang, primary)
+  if (raw) return { entity: cluster.entity, relation_type: null, temporal_scope: null, text: `${items.join("; ")}.` }
   const subject = subjectIn(cluster.entity, names, lang)
-  const label: Label | undefined = ((l: Script) =>
-    cluster.label._tag === "theme"
-      ? { _tag: "theme" as const, label: cluster.label.theme.label[l] }
-      : cluster.label._tag === "word"
-        ? { _tag: "word" as const, word: cluster.label.word }
-        : undefined)(lang === "ja" ? "ja" : lang === "zh" ? (traditional(items, language) ? "hant" : "hans") : "en")
-  if (form === "raw") {
-    return { entity: cluster.entity, relation_type: null, temporal_scope: null, text: `${items.join("; ")}.` }
-  }
+  const hant = lang === "zh" && traditional(items, language)
+  const label = labelOf(cluster, lang === "ja" ? "ja" : lang === "zh" ? (hant ? "hant" : "hans") : "en")
   const text =
     lang === "en"
       ? english(subject, cluster.entity === "relationship", primary, label, englishList(items))
       : lang === "ja"
         ? japanese(subject, primary, label, items.map((c) => nominal(c) ?? c).join("、"))
-        : chinese(
-            subject,
-            traditional(items, language),
-            primary,
-            label,
-            items.join(items.some((c) => /[，,]/.test(c)) ? "；" : "，")
-          )
+        : chinese(subject, hant, primary, label, items.join(items.some((c) => /[，,]/.test(c)) ? "；" : "，"))
   return { entity: cluster.entity, relation_type, temporal_scope, text }
 }
