@@ -1,10 +1,10 @@
 /**
- * Reflection synthesis inside a character actor (neko-compat §4.4): select the facts, reuse the
- * deterministic id (an existing reflection only absorbs its facts again), ask the `summary` tier or the
- * `local` provider for one insight (with the related existing observations as context once vectors exist),
- * validate its ontology, and journal `reflection.synthesized` plus
- * `fact.absorbed` before the views change. Failures count per fact pool in `synth_backoff.json`; after 5
- * the pool waits 5 hours.
+ * Reflection synthesis inside a character actor (neko-compat §4.4): select the facts (the `local` provider
+ * narrows them to one group of related facts), reuse the deterministic id (an existing reflection only
+ * absorbs its facts again), ask the `summary` tier or the `local` provider for one insight (with the related
+ * existing observations as context once vectors exist), validate its ontology, and journal
+ * `reflection.synthesized` plus `fact.absorbed` before the views change. Failures count per fact pool in
+ * `synth_backoff.json`; after 5 the pool waits 5 hours.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
@@ -66,7 +66,9 @@ export const make = (deps: {
     /** Synthesises at most one reflection; returns it, or undefined when nothing was due. */
     const synthesize = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        const selection = selectFacts((yield* state.facts.load).facts)
+        const names = yield* deps.speakers
+        const language = deps.language(state)
+        const selection = selectFacts((yield* state.facts.load).facts, tasks.reflectionFocus(names, language))
         if (selection === undefined) return undefined
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
@@ -94,8 +96,8 @@ export const make = (deps: {
         const draft = yield* Effect.either(
           tasks.synthesizeReflection({
             facts: selection.facts.map((f) => ({ text: f.text, importance: f.importance, entity: f.entity })),
-            names: yield* deps.speakers,
-            language: deps.language(state),
+            names,
+            language,
             context: yield* relatedContext(
               state,
               selection.facts.map((f) => f.text),

@@ -13,7 +13,7 @@ import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from ".
 import { reflection, reflectionContext, reflectionFeedback } from "./prompts/reflection.js"
 import { personaTasks, type PersonaTasks } from "./PersonaTasks.js"
 import { localFeedback } from "./local/LocalFeedback.js"
-import { synthesise } from "./local/LocalReflection.js"
+import { relatedFacts, synthesise } from "./local/LocalReflection.js"
 import type { Drafted } from "../memory/reflection/Synthesis.js"
 import { factDedup } from "./prompts/facts.js"
 import { localArbitration } from "./local/LocalDedup.js"
@@ -31,6 +31,11 @@ export interface Names {
   readonly master: string
   readonly character: string
 }
+
+/** Narrows a pool of facts (oldest first) to those one reflection is drawn from. */
+export type Focus = <F extends { readonly text: string; readonly importance: number; readonly entity: string }>(
+  pool: ReadonlyArray<F>
+) => ReadonlyArray<F>
 
 export interface SummaryInput {
   /** The conversation as "speaker | text" lines. */
@@ -68,6 +73,12 @@ export interface Tasks extends PersonaTasks {
   readonly extractFacts: (input: ExtractInput) => Effect.Effect<ReadonlyArray<Extracted>, LlmError>
   /** True when fact extraction runs on the `local` provider (cheap per message) rather than a model. */
   readonly extractsLocally: () => boolean
+  /**
+   * The facts one synthesis may draw from, out of the eligible pool (oldest first): a model gets the whole
+   * pool (undefined: neko-compat §4.4 then keeps the top 20); the `local` provider only its best group of
+   * five or more related facts (none when there is no such group), so unrelated facts stay unabsorbed.
+   */
+  readonly reflectionFocus: (names: Names, language: Language) => Focus | undefined
   /** Draws one insight from a set of facts (REFLECTION task). */
   readonly synthesizeReflection: (input: {
     readonly facts: ReadonlyArray<{ readonly text: string; readonly importance: number; readonly entity: string }>
@@ -180,9 +191,11 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
             return ask("summary", "reflection.feedback", prompt, ReflectionFeedback, 60_000)
           })
         },
+        reflectionFocus: (names, language) =>
+          client.configured("summary") ? undefined : (pool) => relatedFacts(pool, names, language),
         synthesizeReflection: (input) => {
           if (!client.configured("summary")) {
-            return Effect.succeed({ ...synthesise(input.facts, input.names), event_when: null })
+            return Effect.succeed({ ...synthesise(input.facts, input.names, input.language), event_when: null })
           }
           const context = input.context ?? []
           const related = context.length > 0

@@ -34,10 +34,10 @@ const conversation: Conversation = {
       turns: [
         t("Ann", "D1:1", "I love hiking in the mountains."),
         t("Bob", "D1:2", "That sounds great!"),
-        t("Ann", "D1:3", "I adopted a puppy named Max last week."),
-        t("Ann", "D1:4", "I enjoy painting sunsets by the lake."),
-        t("Ann", "D1:5", "I love baking bread on Sundays."),
-        t("Ann", "D1:6", "I like reading mystery novels at night."),
+        t("Ann", "D1:3", "I love camping in the forest."),
+        t("Ann", "D1:4", "I enjoy fishing at the lake."),
+        t("Ann", "D1:5", "I love kayaking on the river."),
+        t("Ann", "D1:6", "I like trail running at dawn."),
         t("Bob", "D1:7", "Look at this", "a photo of a dog on a beach")
       ]
     },

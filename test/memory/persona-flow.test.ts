@@ -28,7 +28,9 @@ describe("the memory lifecycle end to end (powerful memory on, local provider)",
   it.scoped("facts → pending → confirmed by the user → reinforced → promoted into persona → shown under persona", () =>
     Effect.gen(function* () {
       const { memory, dir, reflections, say } = yield* setup("Flow")
-      for (const line of ["My name is Alex.", "I love ramen.", "I love sushi.", "I love udon.", "I work at Sony."]) {
+      const lines = ["My name is Alex.", "Remember that ramen is my favourite food.", "I love sushi.", "I love udon."]
+      lines.push("I love soba.", "I love tea.")
+      for (const line of lines) {
         yield* say(["user", line])
       }
       yield* memory.maintainNow("Flow")
@@ -46,7 +48,7 @@ describe("the memory lifecycle end to end (powerful memory on, local provider)",
         [["confirmed", 1.8]]
       )
       yield* TestClock.adjust("1 hour")
-      yield* say(["user", "I love ramen and udon more than anything."])
+      yield* say(["user", "I love ramen, sushi, udon, soba and tea."])
       yield* memory.maintainNow("Flow")
       const [done] = reflections()
       assert.strictEqual(done?.status, "promoted")
@@ -64,7 +66,7 @@ describe("the memory lifecycle end to end (powerful memory on, local provider)",
   it.scoped("a denied reflection stays below zero for 14 days, then leaves for an archive shard", () =>
     Effect.gen(function* () {
       const { memory, dir, reflections, say } = yield* setup("Deny")
-      for (const line of ["I love ramen.", "I love sushi.", "I love udon.", "I love soba.", "I work at Sony."]) {
+      for (const line of ["I love ramen.", "I love sushi.", "I love udon.", "I love soba.", "I love tempura."]) {
         yield* say(["user", line])
       }
       yield* memory.maintainNow("Deny")

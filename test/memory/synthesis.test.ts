@@ -51,6 +51,35 @@ describe("reflection synthesis rules", () => {
     assert.notStrictEqual(chosen?.backoffKey, chosen?.id)
   })
 
+  it("draws the reflection from the focused facts only: their id, the whole pool's backoff key", () => {
+    const pool = Array.from({ length: 30 }, (_, i) => ({
+      ...fact(
+        `f${String(i).padStart(2, "0")}`,
+        5 + (i % 5),
+        `2026-11-${String(30 - i).padStart(2, "0")}T00:00:00.000000`
+      ),
+      text: i % 3 === 0 ? `run ${i}` : `other ${i}`
+    }))
+    const seen: Array<ReadonlyArray<string>> = []
+    const runs = (p: ReadonlyArray<Fact>) => {
+      seen.push(p.map((f) => f.id))
+      return p.filter((f) => f.text.startsWith("run"))
+    }
+    const chosen = selectFacts([...pool, fact("gone", 9, "x", true), fact("low", 4, "x")], runs)
+    const related = pool.filter((f) => f.text.startsWith("run")).map((f) => f.id)
+    assert.deepStrictEqual(chosen?.sourceFactIds, [...related].sort())
+    assert.strictEqual(chosen?.id, reflectionId(related))
+    assert.strictEqual(chosen?.backoffKey, reflectionId(pool.map((f) => f.id)))
+    assert.deepStrictEqual(
+      seen[0],
+      [...pool].reverse().map((f) => f.id),
+      "the focus sees the pool oldest first"
+    )
+    assert.strictEqual(selectFacts([...pool].reverse(), runs)?.id, chosen?.id)
+    assert.isUndefined(selectFacts(pool, (p) => p.slice(0, 4)))
+    assert.strictEqual(selectFacts(pool, (p) => p)?.facts.length, 20)
+  })
+
   it("validates the ontology of a draft", () => {
     const ok = { entity: "master", relation_type: "habit", text: "Alex runs every morning.", temporal_scope: "pattern" }
     assert.deepStrictEqual(validateDraft(ok, heuristic.count, 150), ok)
@@ -67,7 +96,7 @@ describe("reflection synthesis rules", () => {
 })
 
 describe("reflection synthesis in the runtime", () => {
-  it.scoped("turns five facts into one pending reflection with the deterministic id, and absorbs them", () =>
+  it.scoped("turns five related facts into one pending reflection with the deterministic id, absorbing only them", () =>
     Effect.gen(function* () {
       const settings = testSettings()
       setPowerful(settings, false)
@@ -77,8 +106,9 @@ describe("reflection synthesis in the runtime", () => {
         "I love sushi.",
         "I enjoy hiking in the Alps.",
         "I work at Nintendo.",
-        "I live in Osaka.",
-        "My birthday is on 14 March."
+        "I love udon.",
+        "I like green tea.",
+        "I enjoy baking bread."
       ]) {
         yield* memory.write("cache", "Syn", { messages: [{ role: "user", content: line }] })
       }
@@ -88,27 +118,78 @@ describe("reflection synthesis in the runtime", () => {
       const [r] = reflections
       assert.strictEqual(r.status, "pending")
       assert.strictEqual(r.id, reflectionId(r.source_fact_ids))
-      assert.strictEqual(r.source_fact_ids.length, 6)
-      assert.strictEqual(
-        r.text,
-        "Key facts of Master's life: birthday is on 14 March; works at Nintendo; lives in Osaka."
+      const facts: ReadonlyArray<{ id: string; text: string; absorbed: boolean }> = JSON.parse(
+        readFileSync(path.join(settings.dataDir, "Syn", "facts.json"), "utf8")
       )
-      assert.deepStrictEqual([r.entity, r.relation_type, r.temporal_scope], ["master", "identity", "state"])
-      assert.strictEqual(r.event_end_at, r.event_start_at)
-      assert.strictEqual(r.reinforcement, 0.8)
-      const facts = JSON.parse(readFileSync(path.join(settings.dataDir, "Syn", "facts.json"), "utf8"))
-      assert.isTrue(facts.every((f: { absorbed: boolean }) => f.absorbed))
+      const byId = new Map(facts.map((f) => [f.id, f.text]))
+      assert.sameMembers(
+        r.source_fact_ids.map((id: string) => byId.get(id)),
+        [
+          "Master loves spicy ramen",
+          "Master loves sushi",
+          "Master loves udon",
+          "Master likes green tea",
+          "Master enjoys baking bread"
+        ]
+      )
+      assert.match(r.text, /^Master has firm favourites when it comes to food: \w[^:]+, \w[^:]+, and \w[^:]+\.$/)
+      assert.deepStrictEqual([r.entity, r.relation_type, r.temporal_scope], ["master", "preference", "pattern"])
+      assert.strictEqual(r.event_end_at, null)
+      assert.strictEqual(r.reinforcement, 0)
+      assert.deepStrictEqual(
+        facts
+          .filter((f) => !f.absorbed)
+          .map((f) => f.text)
+          .sort(),
+        ["Master enjoys hiking in the Alps", "Master works at Nintendo"]
+      )
       assert.deepStrictEqual(yield* memory.reflect("Syn"), Option.none())
       yield* TestClock.adjust("8 days")
       assert.strictEqual((yield* memory.maintainNow("Syn")).reflectionsChanged, 1)
       const counts = yield* memory.funnel("Syn", 0, yield* Clock.currentTimeMillis)
       assert.deepInclude(counts, {
-        facts_added: 6,
+        facts_added: 7,
         reflections_synthesized: 1,
         reflections_confirmed: 1,
         reflections_denied: 0
       })
       assert.strictEqual((yield* memory.funnel("Syn", 1, 2)).facts_added, 0)
+    })
+  )
+
+  it.scoped("leaves unrelated facts unabsorbed until a later group of five forms", () =>
+    Effect.gen(function* () {
+      const settings = testSettings()
+      setPowerful(settings, false)
+      const memory = yield* boot(settings)
+      const say = (line: string) => memory.write("cache", "Later", { messages: [{ role: "user", content: line }] })
+      for (const line of [
+        "I love ramen.",
+        "I work at Nintendo.",
+        "I love jazz.",
+        "I live in Osaka.",
+        "I have a cat."
+      ]) {
+        yield* say(line)
+      }
+      assert.strictEqual((yield* memory.maintainNow("Later")).reflectionsAdded, 0)
+      for (const line of ["I love sushi.", "I love udon.", "I like green tea.", "I love dumplings."]) yield* say(line)
+      assert.strictEqual((yield* memory.maintainNow("Later")).reflectionsAdded, 1)
+      const facts: ReadonlyArray<{ text: string; absorbed: boolean }> = JSON.parse(
+        readFileSync(path.join(settings.dataDir, "Later", "facts.json"), "utf8")
+      )
+      assert.sameMembers(
+        facts.filter((f) => f.absorbed).map((f) => f.text),
+        [
+          "Master loves ramen",
+          "Master loves sushi",
+          "Master loves udon",
+          "Master likes green tea",
+          "Master loves dumplings"
+        ]
+      )
+      assert.strictEqual(facts.filter((f) => !f.absorbed).length, 4)
+      assert.strictEqual((yield* memory.maintainNow("Later")).reflectionsAdded, 0)
     })
   )
 })
@@ -243,7 +324,14 @@ describe("from facts to a confirmed reflection", () => {
       const settings = testSettings()
       setPowerful(settings, true)
       const memory = yield* boot(settings)
-      for (const line of ["My name is Alex.", "I love ramen.", "I love sushi.", "I love udon.", "I work at Sony."]) {
+      for (const line of [
+        "My name is Alex.",
+        "I love ramen.",
+        "I love sushi.",
+        "I love udon.",
+        "I love dumplings.",
+        "I like green tea."
+      ]) {
         yield* memory.write("cache", "Flow", { messages: [{ role: "user", content: line }] })
       }
       const report = yield* memory.maintainNow("Flow")
@@ -263,7 +351,7 @@ describe("from facts to a confirmed reflection", () => {
       yield* memory.awaitBackground("Flow")
       yield* memory.status("Flow")
       const saved = JSON.parse(readFileSync(path.join(settings.dataDir, "Flow", "reflections.json"), "utf8"))[0]
-      assert.deepStrictEqual([saved.status, saved.feedback, saved.reinforcement], ["confirmed", "confirmed", 1.8])
+      assert.deepStrictEqual([saved.status, saved.feedback, saved.reinforcement], ["confirmed", "confirmed", 1])
       const surfaced = JSON.parse(readFileSync(path.join(settings.dataDir, "Flow", "surfaced.json"), "utf8"))[0]
       assert.strictEqual(surfaced.feedback, "confirmed")
       const counts = yield* memory.funnel("Flow", 0, yield* Clock.currentTimeMillis)

@@ -1,8 +1,8 @@
 /**
  * Pure rules of reflection synthesis (neko-compat §4.4): choosing the facts (unabsorbed, importance ≥ 5,
- * at least 5, the top 20 by importance then age), the deterministic `ref_` id of a fact set (stable under
- * any reordering, so a retried synthesis is idempotent), the backoff key, and the ontology validation of a
- * model's answer.
+ * optionally narrowed to a related group, at least 5, the top 20 by importance then age), the deterministic
+ * `ref_` id of a fact set (stable under any reordering, so a retried synthesis is idempotent), the backoff
+ * key, and the ontology validation of a model's answer.
  */
 import { createHash } from "node:crypto"
 import type { Fact } from "../facts/Fact.js"
@@ -29,10 +29,23 @@ export interface Selection {
   readonly backoffKey: string
 }
 
-export const selectFacts = (facts: ReadonlyArray<Fact>): Selection | undefined => {
+/**
+ * `focus`, when given, narrows the eligible pool (passed oldest first) to the facts one synthesis may draw
+ * from — the `local` provider's related cluster; without it a model sees the whole pool, as in N.E.K.O.
+ * The id is that of the facts drawn from; the backoff key stays that of the whole pool.
+ */
+export const selectFacts = (
+  facts: ReadonlyArray<Fact>,
+  focus?: (pool: ReadonlyArray<Fact>) => ReadonlyArray<Fact>
+): Selection | undefined => {
   const pool = facts.filter((f) => !f.absorbed && f.importance >= 5)
   if (pool.length < MIN_FACTS) return undefined
-  const chosen = [...pool]
+  const drawn =
+    focus === undefined
+      ? pool
+      : focus([...pool].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)))
+  if (drawn.length < MIN_FACTS) return undefined
+  const chosen = [...drawn]
     .sort((a, b) => b.importance - a.importance || a.created_at.localeCompare(b.created_at))
     .slice(0, MAX_FACTS)
     .sort((a, b) => a.id.localeCompare(b.id))
