@@ -4,6 +4,7 @@ import { runExtract } from "./extract.js"
 import { runIngest } from "./ingest.js"
 import { runNewDialog } from "./newdialog.js"
 import { runRecall } from "./recall.js"
+import { runVectors } from "./vectors.js"
 
 const [name, ...rest] = process.argv.slice(2)
 const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = {
@@ -11,7 +12,8 @@ const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = 
   extract: runExtract,
   "new-dialog": runNewDialog,
   recall: runRecall,
-  cluster: runCluster
+  cluster: runCluster,
+  vectors: runVectors
 }
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {

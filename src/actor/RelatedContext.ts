@@ -38,6 +38,7 @@ export const relatedContext = (
     const vectors = yield* embedder.embed(queries)
     const picked: Array<string> = []
     for (const q of vectors) {
+      if (q === undefined) continue
       const top = pool
         .map((o) => ({ text: o.text, c: cosine(q, o.v) }))
         .sort((a, b) => b.c - a.c)

@@ -2,9 +2,10 @@
  * The vector backfill of one character, run inside its actor: the active facts and the pending or confirmed
  * reflections (the cosine pool of neko-compat §4.10) that lack a valid vector in `vectors.db` get one —
  * copied from N.E.K.O.'s in-entry triple when that is valid for the current model, else embedded, at most
- * `limit` per call — and rows of entries that left the pool are pruned. It never fails: with vectors
- * disabled or still loading it does nothing, and store or embedding failures are logged and end the tick.
- * `vectorsFor` reads the valid cached vectors back (for recall).
+ * `limit` per call — and rows of entries that left the pool are pruned. Entries whose text the model does not
+ * serve (another language) get no vector and lose any row they had. It never fails: with vectors disabled or
+ * still loading it does nothing, and store or embedding failures are logged and end the tick. `vectorsFor`
+ * reads the valid cached vectors of served texts back (for recall).
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
@@ -66,7 +67,8 @@ export const backfill = (state: CharacterState, limit = 64): Effect.Effect<Backf
     const modelId = yield* embedder.modelId
     if (Option.isNone(modelId)) return idle
     const dim = Option.getOrElse(dimOfModelId(modelId.value), () => 0)
-    const entries = yield* pool(state)
+    const serves = yield* embedder.serves
+    const entries = (yield* pool(state)).filter((e) => serves(e.text))
     const store = yield* vectorStoreOf(state)
     const missing = yield* store.missing(entries, modelId.value, dim)
     const row = (e: PoolEntry, vector: Float32Array): VectorStore.StoredVector => ({
@@ -136,13 +138,16 @@ export const vectorsFor = (
   entries: ReadonlyArray<VectorStore.VectorEntry>
 ): Effect.Effect<ReadonlyMap<string, Float32Array>, never, Embedder> =>
   Effect.gen(function* () {
-    const modelId = yield* Effect.flatMap(Embedder, (e) => e.modelId)
+    const embedder = yield* Embedder
+    const modelId = yield* embedder.modelId
     if (Option.isNone(modelId) || !exists(state)) return new Map<string, Float32Array>()
     const dim = Option.getOrElse(dimOfModelId(modelId.value), () => 0)
+    const serves = yield* embedder.serves
     const store = yield* vectorStoreOf(state)
     const out = new Map<string, Float32Array>()
-    for (const kind of new Set(entries.map((e) => e.kind))) {
-      const mine = entries.filter((e) => e.kind === kind)
+    const served = entries.filter((e) => serves(e.text))
+    for (const kind of new Set(served.map((e) => e.kind))) {
+      const mine = served.filter((e) => e.kind === kind)
       const rows = yield* store.get(
         kind,
         mine.map((e) => e.id)

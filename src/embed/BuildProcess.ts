@@ -1,6 +1,7 @@
 /**
- * Runs the default-model build (DefaultModel.build) in a child process, `node kioku.mjs build-embeddings
- * --out DIR`, so the ~1 GB word-vector package never enters the server's heap. The CLI bundle is found next
+ * Runs the build of a built-in model (DefaultModel.build) in a child process, `node kioku.mjs build-embeddings
+ * --model ID --out DIR`, so the build's transient memory (~1 GB for the word-vector model) never enters the
+ * server's heap. The CLI bundle is found next
  * to the running bundle (`dist/kioku.mjs` beside `dist/lib.mjs`), or under `dist/` when running from the
  * sources (tests: `npm run build` first). Interrupting the wait stops the child.
  */
@@ -18,13 +19,17 @@ export interface BuildCommand {
 
 const cliCandidates = ["./kioku.mjs", "../../dist/kioku.mjs"]
 
-/** `node --max-old-space-size=2048 <kioku.mjs> build-embeddings`, with the bundle next to this module. */
-export const defaultBuildCommand: Effect.Effect<BuildCommand, EmbedError> = Effect.suspend(() => {
-  const cli = cliCandidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((f) => existsSync(f))
-  return cli === undefined
-    ? Effect.fail(new EmbedError({ message: "kioku.mjs not found: run `npm run build`" }))
-    : Effect.succeed({ command: process.execPath, args: ["--max-old-space-size=2048", cli, "build-embeddings"] })
-})
+/** `node --max-old-space-size=2048 <kioku.mjs> build-embeddings --model ID`, with the bundle next to this module. */
+export const buildCommandFor = (profileId: string): Effect.Effect<BuildCommand, EmbedError> =>
+  Effect.suspend(() => {
+    const cli = cliCandidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((f) => existsSync(f))
+    return cli === undefined
+      ? Effect.fail(new EmbedError({ message: "kioku.mjs not found: run `npm run build`" }))
+      : Effect.succeed({
+          command: process.execPath,
+          args: ["--max-old-space-size=2048", cli, "build-embeddings", "--model", profileId]
+        })
+  })
 
 const tailOf = (text: string) => text.trim().split("\n").slice(-5).join(" | ").slice(-1000)
 

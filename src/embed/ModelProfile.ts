@@ -1,13 +1,14 @@
 /**
  * A model directory: `model.onnx`, `tokenizer.json` (Hugging Face format, read by @huggingface/tokenizers),
- * `profile.json` (`{id, dim, pooling: "cls"|"mean", normalize, matryoshka?}`) and an optional
+ * `profile.json` (`{id, dim, pooling: "cls"|"mean", normalize, matryoshka?, languages?}`) and an optional
  * `tokenizer_config.json` (special tokens, `model_max_length`). The profile says how the model's output is
- * pooled and normalised and to which Matryoshka dimension it may be truncated; the model id of neko-compat
- * §4.17 is `<profile id>-<dim>d-fp32`.
+ * pooled and normalised, to which Matryoshka dimension it may be truncated, and which languages it embeds
+ * (`textLanguage` of a text; absent or null: all); the model id of neko-compat §4.17 is `<profile id>-<dim>d-fp32`.
  */
 import { Effect, Option, Schema } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
+import { textLanguage, type TextLanguage } from "../domain/TextLanguage.js"
 import { EmbedError } from "./Embedder.js"
 
 export const MODEL_FILE = "model.onnx"
@@ -16,15 +17,23 @@ export const TOKENIZER_CONFIG_FILE = "tokenizer_config.json"
 export const PROFILE_FILE = "profile.json"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive())
+const Language = Schema.Literal("en", "ja", "zh", "ko", "es", "pt", "ru", "other") satisfies Schema.Schema<TextLanguage>
 
 export const ModelProfile = Schema.Struct({
   id: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9._-]+$/)),
   dim: PositiveInt,
   pooling: Schema.Literal("cls", "mean"),
   normalize: Schema.Boolean,
-  matryoshka: Schema.optionalWith(Schema.NullOr(PositiveInt), { default: () => null })
+  matryoshka: Schema.optionalWith(Schema.NullOr(PositiveInt), { default: () => null }),
+  languages: Schema.optionalWith(Schema.NullOr(Schema.Array(Language)), { default: () => null })
 })
 export type ModelProfile = typeof ModelProfile.Type
+
+/** Whether a model of `profile` embeds `text`: not blank, and in one of its languages (any, when unrestricted). */
+export const servesText =
+  (profile: ModelProfile) =>
+  (text: string): boolean =>
+    text.trim() !== "" && (profile.languages === null || profile.languages.includes(textLanguage(text)))
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 const decodeProfile = Schema.decodeUnknown(Schema.parseJson(ModelProfile))
@@ -55,6 +64,19 @@ export const modelIdOf = (profile: ModelProfile, dim: number) => `${profile.id}-
 /** True when `dir` holds the three required files. */
 export const isComplete = (dir: string): boolean =>
   [MODEL_FILE, TOKENIZER_FILE, PROFILE_FILE].every((f) => existsSync(path.join(dir, f)))
+
+/** True when `dir` is complete and its `profile.json` is `profile` (a built-in model of this version). */
+export const isCurrent = (dir: string, profile: ModelProfile): boolean => {
+  if (!isComplete(dir)) return false
+  try {
+    const found = Schema.decodeUnknownOption(Schema.parseJson(ModelProfile))(
+      readFileSync(path.join(dir, PROFILE_FILE), "utf8")
+    )
+    return Option.isSome(found) && JSON.stringify(found.value) === JSON.stringify(profile)
+  } catch {
+    return false
+  }
+}
 
 const readText = (file: string) =>
   Effect.try({

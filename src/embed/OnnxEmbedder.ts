@@ -4,22 +4,26 @@
  * first in a child process when its cache directory is empty; until then `modelId` is `None` and `embed`
  * fails, so recall falls back to BM25. States: idle → loading (building) → ready | disabled. Disabled is
  * sticky for the life of the process: a failed build, an unreadable model, or any inference error logs
- * once and turns vectors off. Runs are serialised and split into batches of `embedding_batch_size`.
+ * once and turns vectors off. Runs are serialised and split into batches of `embedding_batch_size`; only
+ * the texts the model's profile serves are run, the others get no vector. The built-in model is the one
+ * `vectors_model_profile_id` names (DefaultModel.ts); a directory holding an older build of it is rebuilt.
  */
 import { Clock, Deferred, Effect, Layer, Option, Ref, type Scope } from "effect"
 import { totalmem } from "node:os"
 import * as path from "node:path"
 import { KiokuConfig, type KiokuSettings } from "../Config.js"
-import { defaultBuildCommand, runBuild, type BuildCommand } from "./BuildProcess.js"
-import { defaultModelDir } from "./DefaultModel.js"
+import { buildCommandFor, runBuild, type BuildCommand } from "./BuildProcess.js"
+import { builtinFor, defaultModelDir } from "./DefaultModel.js"
 import { EmbedError, Embedder, type EmbedderService } from "./Embedder.js"
-import { isComplete, readModelDir } from "./ModelProfile.js"
+import { isCurrent, readModelDir, servesText, type ModelProfile } from "./ModelProfile.js"
 import * as OnnxSession from "./OnnxSession.js"
 
 export interface OnnxEmbedderOptions {
   /** A user-supplied model directory; when `None`, the built-in model in `defaultDir`, built on first use. */
   readonly modelDir: Option.Option<string>
   readonly defaultDir: string
+  /** The profile the built-in model in `defaultDir` must have (an older build is rebuilt). */
+  readonly defaultProfile: ModelProfile
   readonly buildCommand: Effect.Effect<BuildCommand, EmbedError>
   readonly batchSize: number
   readonly maxLength: number
@@ -29,10 +33,12 @@ export interface OnnxEmbedderOptions {
 
 export const optionsFrom = (settings: KiokuSettings): OnnxEmbedderOptions => {
   const t = settings.tunables
+  const builtin = builtinFor(t.vectors_model_profile_id)
   return {
     modelDir: t.embedding_model_dir === "" ? Option.none() : Option.some(path.resolve(t.embedding_model_dir)),
-    defaultDir: defaultModelDir(settings),
-    buildCommand: defaultBuildCommand,
+    defaultDir: defaultModelDir(settings, builtin),
+    defaultProfile: builtin.profile,
+    buildCommand: buildCommandFor(builtin.profile.id),
     batchSize: Math.max(1, Math.floor(t.embedding_batch_size)),
     maxLength: Math.max(1, Math.floor(t.embedding_max_length_tokens)),
     requestedDim: t.vectors_embedding_dim
@@ -93,7 +99,7 @@ export const make = (options: OnnxEmbedderOptions): Effect.Effect<OnnxEmbedder, 
     const loader = Effect.gen(function* () {
       const dir = Option.isSome(options.modelDir)
         ? options.modelDir.value
-        : isComplete(options.defaultDir)
+        : isCurrent(options.defaultDir, options.defaultProfile)
           ? options.defaultDir
           : yield* buildDefault
       const model = yield* readModelDir(dir).pipe(Effect.flatMap((d) => OnnxSession.load(d, options)))
@@ -105,7 +111,7 @@ export const make = (options: OnnxEmbedderOptions): Effect.Effect<OnnxEmbedder, 
       Effect.ensuring(Deferred.succeed(settled, undefined))
     )
 
-    const needsBuild = () => Option.isNone(options.modelDir) && !isComplete(options.defaultDir)
+    const needsBuild = () => Option.isNone(options.modelDir) && !isCurrent(options.defaultDir, options.defaultProfile)
     const claim = Effect.suspend(() => {
       const building = needsBuild()
       return Ref.modify(state, (s): [boolean, State] =>
@@ -123,6 +129,10 @@ export const make = (options: OnnxEmbedderOptions): Effect.Effect<OnnxEmbedder, 
 
     const current = Ref.get(state).pipe(Effect.map((s) => (s._tag === "Ready" ? Option.some(s.model) : Option.none())))
     const modelId = start.pipe(Effect.zipRight(current), Effect.map(Option.map((m) => m.modelId)))
+    const serves = start.pipe(
+      Effect.zipRight(current),
+      Effect.map(Option.match({ onNone: () => (_text: string) => false, onSome: (m) => servesText(m.profile) }))
+    )
 
     const notReady = (s: State) =>
       new EmbedError({
@@ -143,16 +153,26 @@ export const make = (options: OnnxEmbedderOptions): Effect.Effect<OnnxEmbedder, 
           Effect.gen(function* () {
             const s = yield* Ref.get(state)
             if (s._tag !== "Ready") return yield* notReady(s)
-            const batches = yield* Effect.forEach(chunk(texts, options.batchSize), s.model.run).pipe(
-              Effect.tapError((e) => disable(e.message))
-            )
-            return batches.flat()
+            const served = servesText(s.model.profile)
+            const picked = texts.flatMap((t, i) => (served(t) ? [i] : []))
+            const batches = yield* Effect.forEach(
+              chunk(
+                picked.map((i) => texts[i] ?? ""),
+                options.batchSize
+              ),
+              s.model.run
+            ).pipe(Effect.tapError((e) => disable(e.message)))
+            const vectors = batches.flat()
+            const out = new Array<Float32Array | undefined>(texts.length).fill(undefined)
+            picked.forEach((i, k) => (out[i] = vectors[k]))
+            return out
           })
         )
       })
 
     return {
       modelId,
+      serves,
       embed,
       ready: start.pipe(Effect.zipRight(Deferred.await(settled)), Effect.zipRight(modelId)),
       status: Ref.get(state).pipe(

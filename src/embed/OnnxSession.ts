@@ -4,7 +4,9 @@
  * model takes them), run, pooled as the profile says when the output is per token (`[B,S,D]`: the first
  * token for "cls", the masked mean for "mean"; a `[B,D]` output is already pooled), normalised when the
  * profile says so, truncated to the Matryoshka dimension and L2-normalised again. onnxruntime-node is
- * imported on first load, so a server that never embeds never loads the native library.
+ * imported on first load, so a server that never embeds never loads the native library. A session runs on one
+ * thread: embedding is background work beside the server's own, and on a loaded 2-core machine one thread
+ * was twice as fast as two (docs/benchmarks.md).
  */
 import { Effect, Either } from "effect"
 import * as path from "node:path"
@@ -78,6 +80,8 @@ export const load = (
       try: () =>
         ort.InferenceSession.create(path.join(dir.dir, MODEL_FILE), {
           executionProviders: ["cpu"],
+          intraOpNumThreads: 1,
+          interOpNumThreads: 1,
           logSeverityLevel: 4
         }),
       catch: (e) => new EmbedError({ message: `cannot load ${MODEL_FILE}: ${message(e)}` })

@@ -114,7 +114,7 @@ describe("pooling", () => {
   })
 
   it("normalises, truncates to the Matryoshka dimension, then normalises again", () => {
-    const profile = { id: "m", dim: 4, pooling: "mean" as const, normalize: true, matryoshka: 2 }
+    const profile = { id: "m", dim: 4, pooling: "mean" as const, normalize: true, matryoshka: 2, languages: null }
     const out = finish(Float32Array.from([3, 4, 12, 0]), profile, 2)
     assert.strictEqual(out.length, 2)
     assert.approximately(out[0] ?? 0, 0.6, 1e-6)

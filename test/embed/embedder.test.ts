@@ -21,10 +21,37 @@ describe("OnnxEmbedder over a user-supplied model directory", () => {
       assert.deepStrictEqual([...(cat ?? [])], [1, 0, 0, 0])
       assert.deepStrictEqual([...(catPadded ?? [])], [1, 0, 0, 0])
       assert.deepStrictEqual([...(unknown ?? [])], [0, 0, 0, 0])
-      assert.deepStrictEqual([...(empty ?? [])], [0, 0, 0, 0])
+      assert.isUndefined(empty, "a blank text is not embedded")
       const [tea, both] = yield* embedder.embed(["tea", "cat tea"])
       assert.approximately(dot(tea ?? new Float32Array(), both ?? new Float32Array()), Math.SQRT1_2, 1e-6)
       assert.deepStrictEqual(yield* embedder.embed([]), [])
+    })
+  )
+
+  it.scoped("embeds only texts in the languages its profile names; any language when it names none", () =>
+    Effect.gen(function* () {
+      const english = { id: "tiny-en", dim: 4, pooling: "mean", normalize: true, languages: ["en"] }
+      const embedder = yield* OnnxEmbedder.make(embedderOptions(Option.some(tinyModel({ profile: english }))))
+      assert.isFalse((yield* embedder.serves)("cat"), "nothing is served before the model is loaded")
+      yield* embedder.ready
+      const serves = yield* embedder.serves
+      assert.deepStrictEqual(["cat", "猫 cat", "ねこ cat", "고양이 cat", "кошка cat", ""].map(serves), [
+        true,
+        false,
+        false,
+        false,
+        false,
+        false
+      ])
+      const [cat, chinese, russian, tea] = yield* embedder.embed(["cat", "猫 cat", "кошка cat", "tea"])
+      assert.deepStrictEqual([...(cat ?? [])], [1, 0, 0, 0])
+      assert.isUndefined(chinese)
+      assert.isUndefined(russian)
+      assert.deepStrictEqual([...(tea ?? [])], [0, 1, 0, 0])
+      const any = yield* OnnxEmbedder.make(embedderOptions(Option.some(tinyModel())))
+      yield* any.ready
+      const [mixed] = yield* any.embed(["猫 cat"])
+      assert.deepStrictEqual([...(mixed ?? [])], [1, 0, 0, 0])
     })
   )
 
@@ -98,6 +125,7 @@ describe("OnnxEmbedder over a user-supplied model directory", () => {
       const embedder = yield* Embedder
       assert.deepStrictEqual(yield* embedder.modelId, Option.none())
       assert.strictEqual((yield* Effect.flip(embedder.embed(["x"]))).message, "vectors disabled")
+      assert.isFalse((yield* embedder.serves)("x"))
     }).pipe(Effect.provide(Embedder.Disabled))
   )
 })

@@ -1,18 +1,22 @@
 /**
  * Model directories for the embedding tests: a tiny real ONNX model (4-dim word vectors built with the same
- * graph encoder as the default model) and the shared default model, built once per word-vector package
+ * graph encoder as the word-vector model) and the shared built-in models, built once per source package
  * version under the OS temp directory by the real child-process build, then reused by every run (the
- * directory is named after the profile id, which changes whenever the built model would).
+ * directory is named after the profile id, and a directory with another profile is rebuilt).
  */
 import { Effect, Either, Option } from "effect"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { defaultBuildCommand, runBuild } from "../../src/embed/BuildProcess.js"
-import { DEFAULT_PROFILE, tokenizerConfig, tokenizerJsonOf, winkVersion } from "../../src/embed/DefaultModel.js"
-import { isComplete } from "../../src/embed/ModelProfile.js"
+import { fileURLToPath } from "node:url"
+import { buildCommandFor, runBuild } from "../../src/embed/BuildProcess.js"
+import { DEFAULT_PROFILE, useLite, wink, type BuiltinModel } from "../../src/embed/DefaultModel.js"
+import { isCurrent } from "../../src/embed/ModelProfile.js"
 import type { OnnxEmbedderOptions } from "../../src/embed/OnnxEmbedder.js"
 import { encodeMeanPoolModel } from "../../src/embed/OnnxGraph.js"
+import { packageDir } from "../../src/embed/UseLiteModel.js"
+import { tokenizerConfig, tokenizerJsonOf, winkVersion } from "../../src/embed/WinkModel.js"
 
 export const tempDir = (prefix = "kioku-embed-") => mkdtempSync(path.join(tmpdir(), prefix))
 
@@ -53,22 +57,40 @@ export const tinyModel = (
 
 export const embedderOptions = (
   modelDir: Option.Option<string>,
-  defaultDir = path.join(tempDir(), DEFAULT_PROFILE.id)
+  defaultDir = path.join(tempDir(), DEFAULT_PROFILE.id),
+  defaultProfile = DEFAULT_PROFILE
 ): OnnxEmbedderOptions => ({
   modelDir,
   defaultDir,
-  buildCommand: defaultBuildCommand,
+  defaultProfile,
+  buildCommand: buildCommandFor(defaultProfile.id),
   batchSize: 16,
   maxLength: 1024,
   requestedDim: "auto"
 })
 
-/** The default model, built by the real child process once per package version and reused afterwards. */
-export const sharedDefaultModel = Effect.gen(function* () {
-  const version = yield* winkVersion
-  const root = path.join(tmpdir(), `kioku-embed-test-wink-${version}`)
-  mkdirSync(root, { recursive: true })
-  const dir = path.join(root, DEFAULT_PROFILE.id)
-  if (!isComplete(dir)) yield* runBuild(yield* defaultBuildCommand, dir)
-  return dir
-})
+const sharedModel = (model: BuiltinModel, version: Effect.Effect<string, { readonly message: string }>) =>
+  Effect.gen(function* () {
+    const root = path.join(tmpdir(), `kioku-embed-test-${model.profile.id}-${yield* version}`)
+    mkdirSync(root, { recursive: true })
+    const dir = path.join(root, model.profile.id)
+    if (!isCurrent(dir, model.profile)) yield* runBuild(yield* buildCommandFor(model.profile.id), dir)
+    return dir
+  })
+
+const converterSources = ["UseLiteModel.ts", "TfToOnnx.ts", "TfGraphModel.ts", "OnnxProto.ts"].map((f) =>
+  fileURLToPath(new URL(`../../src/embed/${f}`, import.meta.url))
+)
+
+/** The default model (USE-lite), built by the real child process once per package version and converter. */
+export const sharedDefaultModel = sharedModel(
+  useLite,
+  Effect.map(packageDir, (p) => {
+    const hash = createHash("sha256")
+    for (const file of converterSources) hash.update(readFileSync(file))
+    return `${p.version}-${hash.digest("hex").slice(0, 12)}`
+  })
+)
+
+/** The word-vector model, built by the real child process once per package version. */
+export const sharedWinkModel = sharedModel(wink, winkVersion)

@@ -70,7 +70,7 @@ describe("vector candidates for fact deduplication", () => {
         const run = <A, E>(e: Effect.Effect<A, E, Embedder>) => Effect.provideService(e, Embedder, service)
         yield* run(backfill(state))
         const existing = (yield* state.facts.load).facts
-        const fresh = Schema.decodeUnknownSync(Fact)(fact("fact_new", "My home is in Osaka city"))
+        const fresh = Schema.decodeUnknownSync(Fact)(fact("fact_new", "I'm living in Osaka"))
         const pairs = yield* run(vectorPairs(state, [fresh], existing, "2026-11-30T12:00:00.000000", t))
         assert.deepStrictEqual(
           pairs.map((p) => [p.candidate_id, p.existing_id, p.detector]),

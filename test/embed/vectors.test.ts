@@ -4,7 +4,7 @@ import { Effect, Either, Layer, Option } from "effect"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import * as State from "../../src/actor/CharacterState.js"
-import { backfill, vectorsFor } from "../../src/actor/VectorBackfill.js"
+import { backfill, vectorStoreOf, vectorsFor } from "../../src/actor/VectorBackfill.js"
 import { tunablesFrom } from "../../src/Config.js"
 import { validateCharacterName } from "../../src/domain/CharacterName.js"
 import { Embedder } from "../../src/embed/Embedder.js"
@@ -152,6 +152,47 @@ describe("vector backfill", () => {
       )
       assert.deepStrictEqual(yield* backfill(state), { ready: true, embedded: 1, imported: 0, pending: 0, pruned: 2 })
     }).pipe(Effect.provide(tinyEmbedder))
+  )
+
+  it.scoped("a text the model does not serve gets no vector and loses the row an older build gave it", () =>
+    Effect.gen(function* () {
+      const { state } = yield* character([fact("f1", "I have a cat"), fact("f2", "私は猫が好きです")], [])
+      const english = { id: "tiny", dim: 4, pooling: "mean", normalize: true, languages: ["en"] }
+      const embedder = yield* OnnxEmbedder.make(embedderOptions(Option.some(tinyModel({ profile: english }))))
+      yield* embedder.ready
+      const store = yield* vectorStoreOf(state)
+      yield* store.put([{ ...row("f2", "私は猫が好きです", [1, 0, 0, 0]), modelId: "tiny-4d-fp32" }])
+      const report = yield* backfill(state).pipe(Effect.provideService(Embedder, embedder))
+      assert.deepStrictEqual(report, { ready: true, embedded: 1, imported: 0, pending: 0, pruned: 1 })
+      const entries = [
+        { kind: "fact" as const, id: "f1", text: "I have a cat" },
+        { kind: "fact" as const, id: "f2", text: "私は猫が好きです" }
+      ]
+      const vectors = yield* vectorsFor(state, entries).pipe(Effect.provideService(Embedder, embedder))
+      assert.deepStrictEqual([...vectors.keys()], ["f1"])
+      assert.deepStrictEqual([...(yield* store.get("fact", ["f1", "f2"])).keys()], ["f1"])
+    })
+  )
+
+  it.scoped("a model with another id re-embeds every entry; the old rows no longer count", () =>
+    Effect.gen(function* () {
+      const { state } = yield* character([fact("f1", "I have a cat"), fact("f2", "I drink tea")], [])
+      const run = (id: string) =>
+        Effect.gen(function* () {
+          const profile = { id, dim: 4, pooling: "mean", normalize: true, languages: ["en"] }
+          const embedder = yield* OnnxEmbedder.make(embedderOptions(Option.some(tinyModel({ profile }))))
+          yield* embedder.ready
+          return yield* backfill(state).pipe(Effect.provideService(Embedder, embedder))
+        })
+      assert.strictEqual((yield* run("tiny-a")).embedded, 2)
+      assert.strictEqual((yield* run("tiny-a")).embedded, 0)
+      assert.strictEqual((yield* run("tiny-b")).embedded, 2)
+      const rows = yield* (yield* vectorStoreOf(state)).get("fact", ["f1", "f2"])
+      assert.deepStrictEqual(
+        [...rows.values()].map((r) => r.modelId),
+        ["tiny-b-4d-fp32", "tiny-b-4d-fp32"]
+      )
+    })
   )
 
   it.scoped("does nothing while vectors are disabled", () =>
