@@ -10,7 +10,7 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
-import { characters } from "../maintenance/RunOnce.js"
+import * as CharacterDirs from "../store/CharacterDirs.js"
 import { MemoryService } from "../MemoryService.js"
 import { graphs, machineNames } from "../statecharts/Graph.js"
 import * as Live from "../statecharts/Live.js"
@@ -62,7 +62,13 @@ export const statechartRouter = HttpRouter.empty.pipe(
   ),
   HttpRouter.get(
     "/api/memory/statecharts/characters",
-    Effect.map(KiokuConfig, ({ dataDir }) => wire(Wire.Characters, { characters: [...characters(dataDir)].sort() }))
+    Effect.gen(function* () {
+      const { dataDir } = yield* KiokuConfig
+      return yield* CharacterDirs.list(dataDir).pipe(
+        Effect.map((characters) => wire(Wire.Characters, { characters })),
+        Effect.catchAll(failed)
+      )
+    })
   ),
   HttpRouter.get(
     "/api/memory/statecharts/:name",
