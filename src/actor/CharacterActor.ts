@@ -119,10 +119,21 @@ export const make = (name: CharacterName) =>
         const c = envelope.command
         if (state !== current) return Effect.asVoid(envelope.fail(defect("actor state reloaded")))
         if (c._tag === "DrainOutbox") return Effect.asVoid(drain(state))
-        return maintenance
-          .handle(state, c)
-          .pipe(Effect.flatMap((done) => (done ? Effect.void : memory.handle(state, c))))
+        return maintenance.handle(state, c).pipe(
+          Effect.flatMap((done) => (done ? Effect.succeed(true) : memory.handle(state, c))),
+          Effect.flatMap((done) => (done ? Effect.void : unhandled(envelope)))
+        )
       })
+
+    /** A command no handler takes is a defect: logged, and its caller answered with `ActorDefect`. */
+    const unhandled = (envelope: Actor.Envelope<Command>) =>
+      Effect.logError("no handler for command").pipe(
+        Effect.annotateLogs({ command: envelope.command._tag }),
+        Effect.zipRight(
+          envelope.fail(new Actor.ActorDefect({ actor: name, message: `no handler for ${envelope.command._tag}` }))
+        ),
+        Effect.asVoid
+      )
 
     /** Answers callers of `AwaitBackground` once no compression, review, drain or lane job is in flight. */
     const releaseQuiet = (state: State.CharacterState) => {
@@ -252,8 +263,8 @@ export const make = (name: CharacterName) =>
             yield* reviewer.onFailed(state, c)
           } else if (c._tag === "CancelCorrection") {
             yield* Deferred.succeed(c.reply, yield* reviewer.cancel(state))
-          } else {
-            yield* memory.handle(state, c)
+          } else if (!(yield* memory.handle(state, c))) {
+            yield* unhandled(envelope)
           }
         }
         yield* flush
@@ -287,7 +298,7 @@ export const make = (name: CharacterName) =>
     return ref
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
-    StoreError,
+    StoreError | Actor.ActorDefect,
     | Scope.Scope
     | KiokuConfig
     | AppFiles

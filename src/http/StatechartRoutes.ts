@@ -6,7 +6,8 @@
  * from the character's files (see statecharts/Live.ts); an invalid name is a 400 like every character route.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import type { Health } from "../actor/Actor.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
@@ -33,6 +34,9 @@ const sessionOf = (name: CharacterName) =>
     )
   })
 
+const supervisionOf = (h: Health) =>
+  h._tag === "Running" ? ("running" as const) : h._tag === "Restarting" ? ("restarting" as const) : ("parked" as const)
+
 const liveEntries = (name: string) =>
   Effect.gen(function* () {
     const { dataDir, tunables } = yield* KiokuConfig
@@ -54,8 +58,13 @@ export const statechartRouter = HttpRouter.empty.pipe(
     "/api/memory/live_actors",
     Effect.gen(function* () {
       const names = [...(yield* (yield* CharacterRegistry).active)].sort()
+      const registry = yield* CharacterRegistry
       const actors = yield* Effect.forEach(names, (name) =>
-        Effect.map(sessionOf(name), (session) => ({ name, session }))
+        Effect.zipWith(sessionOf(name), registry.health(name), (session, health) => ({
+          name,
+          session,
+          supervision: Option.match(health, { onNone: () => null, onSome: supervisionOf })
+        }))
       )
       return wire(Wire.LiveActors, { actors })
     })
