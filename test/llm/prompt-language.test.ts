@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import type { Language } from "../../src/domain/Locale.js"
 import { ChineseScript } from "../../src/llm/ChineseScript.js"
 import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 
 const names = { master: "Alex", character: "Mochi" }
