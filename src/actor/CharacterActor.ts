@@ -93,8 +93,9 @@ export const make = (name: CharacterName) =>
     const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: yield* RecallVectors.make })
     const outbox = yield* OutboxDrain.make({
       name,
+      tunables: t,
       extract: intake.onExtractOps,
-      later: (c) => later(c),
+      later,
       afterTurns: memory.afterTurns
     })
     const { drain, scheduleDrain } = outbox

@@ -30,7 +30,7 @@ export const make = (deps: {
   readonly memory: Built<typeof MemoryCommands.make>
   readonly compaction: Built<typeof Compaction.make>
   readonly reviewer: Built<typeof Reviewer.make>
-  readonly drain: (state: State.CharacterState) => Effect.Effect<number>
+  readonly drain: (state: State.CharacterState, force?: boolean) => Effect.Effect<number>
 }) => {
   const { intake, memory, compaction, reviewer, files } = deps
   const t = deps.tunables
@@ -66,7 +66,7 @@ export const make = (deps: {
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "MaintainNow": {
-          const outboxOps = yield* deps.drain(state)
+          const outboxOps = yield* deps.drain(state, true)
           const powerful = (yield* files.core).powerful_memory_enabled
           const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
           const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0

@@ -133,6 +133,12 @@ const retryPolicy = (base: Duration.DurationInput, maxAttempts: number, selfHeal
   }
 }
 
+/** Work retried on its own cadence (the next loop tick or turn): no delay of its own, only the dead letter. */
+const onCadence = (maxAttempts: number, selfHeal?: Duration.Duration): RetryPolicy => {
+  const max = Math.max(1, Math.floor(maxAttempts))
+  return { backoff: Schedule.recurs(max - 1), maxAttempts: max, selfHeal: Option.fromNullable(selfHeal) }
+}
+
 /** The n-th delay of a schedule (n ≥ 1), stepped without sleeping; none once the schedule is done. */
 export const nthDelay = (schedule: Schedule.Schedule<unknown, unknown>, n: number) =>
   Effect.gen(function* () {
@@ -196,13 +202,9 @@ export const reviewOutputExhaustion = (t: Tunables) =>
 export const factIntakeRetry = (t: Tunables) =>
   retryPolicy(seconds(t.evidence_signal_check_interval_seconds), t.memory_liveness_max_attempts)
 
-/** Failed syntheses of one fact pool: dead-lettered after the liveness limit, probed again after self-heal. */
+/** Failed syntheses of one fact pool: retried each synthesis tick, dead-lettered after the liveness limit, probed again after self-heal. */
 export const synthesisBackoff = (t: Tunables) =>
-  retryPolicy(
-    seconds(t.memory_reflection_synthesis_interval_seconds),
-    t.memory_liveness_max_attempts,
-    seconds(t.memory_dead_letter_self_heal_seconds)
-  )
+  onCadence(t.memory_liveness_max_attempts, seconds(t.memory_dead_letter_self_heal_seconds))
 
 /** Failed rebuttal checks of one window: from the rebuttal interval doubling; then the window is skipped. */
 export const rebuttalRetry = (t: Tunables) =>
@@ -211,5 +213,5 @@ export const rebuttalRetry = (t: Tunables) =>
 /** Failed outbox ops: retried after 10 s, 20 s, 40 s …; at `outbox_max_attempts` closed as a dead letter. */
 export const outboxRetry = (t: Tunables) => retryPolicy("10 seconds", t.outbox_max_attempts)
 
-/** Queued persona corrections: each failed resolution counts; after the liveness limit the item is left alone. */
-export const correctionRetry = (t: Tunables) => retryPolicy("0 millis", t.memory_liveness_max_attempts)
+/** Queued persona corrections: retried at each resolution pass; after the liveness limit the item is left alone. */
+export const correctionRetry = (t: Tunables) => onCadence(t.memory_liveness_max_attempts)

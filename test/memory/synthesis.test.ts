@@ -37,17 +37,22 @@ describe("reflection synthesis rules", () => {
   })
 
   it("needs five unabsorbed facts of importance 5 or more and keeps the top twenty", () => {
+    const limits = { min: 5, max: 20 }
     const few = [1, 2, 3, 4].map((i) => fact(`f${i}`, 6, "2026-11-01T00:00:00.000000"))
-    assert.isUndefined(selectFacts([...few, fact("low", 4, "2026-11-01T00:00:00.000000"), fact("used", 9, "x", true)]))
+    assert.isUndefined(
+      selectFacts([...few, fact("low", 4, "2026-11-01T00:00:00.000000"), fact("used", 9, "x", true)], limits)
+    )
+    assert.strictEqual(selectFacts(few, { min: 4, max: 20 })?.facts.length, 4)
     const many = Array.from({ length: 25 }, (_, i) =>
       fact(`f${String(i).padStart(2, "0")}`, i < 5 ? 9 : 6, `2026-11-${String(1 + i).padStart(2, "0")}T00:00:00.000000`)
     )
-    const chosen = selectFacts(many)
+    const chosen = selectFacts(many, limits)
+    assert.strictEqual(selectFacts(many, { min: 5, max: 7 })?.facts.length, 7)
     assert.strictEqual(chosen?.facts.length, 20)
     assert.includeMembers([...(chosen?.sourceFactIds ?? [])], ["f00", "f04", "f05", "f19"])
     assert.notInclude([...(chosen?.sourceFactIds ?? [])], "f24")
     assert.deepStrictEqual(chosen?.sourceFactIds, [...(chosen?.sourceFactIds ?? [])].sort())
-    assert.strictEqual(selectFacts([...many].reverse())?.id, chosen?.id)
+    assert.strictEqual(selectFacts([...many].reverse(), limits)?.id, chosen?.id)
     assert.notStrictEqual(chosen?.backoffKey, chosen?.id)
   })
 

@@ -1,14 +1,11 @@
 /**
  * Pure rules of reflection synthesis (neko-compat §4.4): choosing the facts (unabsorbed, importance ≥ 5,
- * at least 5, the top 20 by importance then age), the deterministic `ref_` id of a fact set (stable under
+ * at least `min_facts_for_reflection`, the top `reflection_synthesis_facts_max` by importance then age), the deterministic `ref_` id of a fact set (stable under
  * any reordering, so a retried synthesis is idempotent), the backoff key, and the ontology validation of a
  * model's answer.
  */
 import { createHash } from "node:crypto"
 import type { Fact } from "../facts/Fact.js"
-
-export const MIN_FACTS = 5
-export const MAX_FACTS = 20
 
 /** `ref_` + the first 16 hex of sha256 over the sorted ids, each followed by a NUL byte. */
 export const reflectionId = (factIds: ReadonlyArray<string>): string => {
@@ -29,12 +26,19 @@ export interface Selection {
   readonly backoffKey: string
 }
 
-export const selectFacts = (facts: ReadonlyArray<Fact>): Selection | undefined => {
+export interface SelectionLimits {
+  /** Fewer eligible facts than this: nothing to synthesise. */
+  readonly min: number
+  /** At most this many facts go into one reflection. */
+  readonly max: number
+}
+
+export const selectFacts = (facts: ReadonlyArray<Fact>, limits: SelectionLimits): Selection | undefined => {
   const pool = facts.filter((f) => !f.absorbed && f.importance >= 5)
-  if (pool.length < MIN_FACTS) return undefined
+  if (pool.length === 0 || pool.length < limits.min) return undefined
   const chosen = [...pool]
     .sort((a, b) => b.importance - a.importance || a.created_at.localeCompare(b.created_at))
-    .slice(0, MAX_FACTS)
+    .slice(0, Math.max(1, limits.max))
     .sort((a, b) => a.id.localeCompare(b.id))
   const sourceFactIds = chosen.map((f) => f.id)
   return {
