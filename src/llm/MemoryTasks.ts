@@ -22,40 +22,13 @@ import { ChineseScript } from "./ChineseScript.js"
 import { templateText } from "./prompts/templates.js"
 import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
+import type { Names, ReviewInput, ReviewOutput, SummaryInput } from "./TaskTypes.js"
 import type { Extracted } from "./local/LocalFacts.js"
 
 export type { Observation, PersonaTasks } from "./PersonaTasks.js"
 export type { CorrectionAnswer, NegativeAnswer, PromotionAnswer, SignalsAnswer } from "./PersonaTasks.js"
 
-export interface Names {
-  readonly master: string
-  readonly character: string
-}
-
-export interface SummaryInput {
-  /** The conversation as "speaker | text" lines. */
-  readonly text: string
-  readonly detailed: boolean
-  readonly language: Language
-  readonly staleHint: boolean
-  readonly names: Names
-}
-
-export interface ReviewMessage {
-  readonly role: "system" | "user" | "assistant"
-  readonly content: string
-}
-
-export interface ReviewInput {
-  readonly items: ReadonlyArray<ReviewMessage>
-  readonly language: Language
-  readonly names: Names
-}
-
-export interface ReviewOutput {
-  readonly explanation: string
-  readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
-}
+export type { Names, ReviewInput, ReviewMessage, ReviewOutput, SummaryInput } from "./TaskTypes.js"
 
 export interface Tasks extends PersonaTasks {
   readonly summarize: (input: SummaryInput) => Effect.Effect<string, LlmError>

@@ -3,7 +3,7 @@
  * corrections): the model of the task's tier when one is configured, else the deterministic `local` provider.
  */
 import { Effect, type Schema } from "effect"
-import type { Names } from "./MemoryTasks.js"
+import type { Names } from "./TaskTypes.js"
 import type { Language } from "../domain/Locale.js"
 import type { LlmClient, LlmError, Tier } from "./LlmClient.js"
 import type { TemplateSet } from "./prompts/templates.js"
