@@ -108,7 +108,8 @@ export const make = (name: CharacterName) =>
       memory,
       compaction,
       reviewer,
-      drain
+      drain,
+      later
     })
 
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */

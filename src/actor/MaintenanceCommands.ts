@@ -1,8 +1,9 @@
 /**
  * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
  * extraction tick, idle maintenance (retry of failed outbox ops, compression, dedup arbitration, corrections,
- * review), the vector backfill, the archive and evidence sweep, and `MaintainNow`, which runs every due job at
- * once and reports. All of them run on the character's background lane (Lane.ts).
+ * review), the vector backfill (again after `embedding_active_poll_seconds` while entries still lack a vector),
+ * the archive and evidence sweep, and `MaintainNow`, which runs every due job at once and reports. All of them
+ * run on the character's background lane (Lane.ts).
  */
 import { Deferred, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -31,13 +32,21 @@ export const make = (deps: {
   readonly compaction: Built<typeof Compaction.make>
   readonly reviewer: Built<typeof Reviewer.make>
   readonly drain: (state: State.CharacterState, force?: boolean) => Effect.Effect<number>
+  readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
 }) => {
   const { intake, memory, compaction, reviewer, files } = deps
   const t = deps.tunables
+  let backlogPoll = false
   const backfill = (state: State.CharacterState) =>
-    VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
-      Effect.provideService(Embedder, deps.embedder)
-    )
+    Effect.gen(function* () {
+      backlogPoll = false
+      const report = yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
+        Effect.provideService(Embedder, deps.embedder)
+      )
+      if (!report.ready || report.pending === 0 || backlogPoll) return
+      backlogPoll = true
+      yield* deps.later({ _tag: "VectorBackfill" }, t.embedding_active_poll_seconds * 1000)
+    })
 
   /** Handles one maintenance command; false when `c` is not one. */
   const handle = (state: State.CharacterState, c: Command) =>

@@ -32,7 +32,6 @@ import { cardLine, entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED, queu
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const HOUR = 3_600_000
-const CONTRADICTION_OVERLAP = 0.4
 const MIGRATION_MARKER = "__evidence_migration_v1__"
 
 export type AddResult =
@@ -145,7 +144,7 @@ export const make = (deps: {
       })
 
     /**
-     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap ≥ 0.4): a card line
+     * Adds `text` to `section` unless it may contradict an entry there (enough keyword overlap): a card line
      * rejects it, another entry gets a correction queued (not twice for the same pair). Journals the result.
      */
     const add = (
@@ -162,7 +161,7 @@ export const make = (deps: {
         const already = existing.find((e) => e.id === fields.id)
         if (already) return { _tag: "Added", entry: already } satisfies AddResult
         const hit = existing.find(
-          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= CONTRADICTION_OVERLAP
+          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= t.contradiction_overlap_ratio
         )
         if (hit?.protected) return { _tag: "CardConflict", cardId: hit.id } satisfies AddResult
         if (hit) {

@@ -6,7 +6,9 @@
 import { Context, Effect, Either, Layer, Schema } from "effect"
 import type { Language } from "../domain/Locale.js"
 import { decodeAnswer } from "./JsonAnswer.js"
-import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
+import { LlmClient, LlmError, Tier } from "./LlmClient.js"
+import { ConfigInvalid, KiokuConfig } from "../Config.js"
+import type { Tunables } from "../Tunables.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
 import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
@@ -68,6 +70,23 @@ export interface Tasks extends PersonaTasks {
   >
 }
 
+/** The tiers of the evidence tasks (`evidence_*_model_tier`); a value that is not a tier is a config error. */
+export const tiersFrom = (t: Tunables) =>
+  Effect.gen(function* () {
+    const tier = (name: string, value: string) =>
+      Schema.decodeUnknown(Tier)(value).pipe(
+        Effect.mapError(
+          () => new ConfigInvalid({ message: `tunable ${name} must be summary, correction or emotion, got ${value}` })
+        )
+      )
+    return {
+      extractFacts: yield* tier("evidence_extract_facts_model_tier", t.evidence_extract_facts_model_tier),
+      detectSignals: yield* tier("evidence_detect_signals_model_tier", t.evidence_detect_signals_model_tier),
+      negativeTarget: yield* tier("evidence_negative_target_model_tier", t.evidence_negative_target_model_tier),
+      promotionMerge: yield* tier("evidence_promotion_merge_model_tier", t.evidence_promotion_merge_model_tier)
+    }
+  })
+
 /** Tasks whose answers rest on reflections or persona entries (see Section.ts); facts and recent are not. */
 const watchesRecords = (task: string) => !task.startsWith("facts.") && !task.startsWith("recent.")
 
@@ -77,8 +96,9 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
     Effect.gen(function* () {
       const client = yield* LlmClient
       const tokens = yield* Tokenizer
+      const tiers = yield* tiersFrom((yield* KiokuConfig).tunables)
       const local = localTasks(tokens, 900)
-      const facts = yield* makeFactTasks
+      const facts = yield* makeFactTasks(tiers.extractFacts)
       const script = yield* ChineseScript
       const template = templateText(script)
       const ask = <A, I>(
@@ -191,7 +211,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           const prompt = P.fillPrompt(factDedup.en, { PAIRS: listing })
           return ask("summary", "facts.dedup", prompt, FactDedup, 60_000)
         },
-        ...personaTasks(client, ask, template),
+        ...personaTasks(client, ask, template, tiers),
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")

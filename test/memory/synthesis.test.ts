@@ -201,13 +201,23 @@ describe("follow-up topics", () => {
       ["a", "f"]
     )
     const many = ["p", "q", "r", "s"].map((id, i) => ({ reflection: r(id), score: i }))
+    const weighted = { weighted: true, base: 0.5 }
     assert.deepStrictEqual(
-      pickFollowups(many.slice(0, 3), 3, 0.5, []).map((x) => x.id),
+      pickFollowups(many.slice(0, 3), 3, weighted, []).map((x) => x.id),
       ["p", "q", "r"]
     )
     assert.deepStrictEqual(
-      pickFollowups(many, 3, 0.5, [0.99, 0.01, 0.5, 0.9]).map((x) => x.id),
+      pickFollowups(many, 3, weighted, [0.99, 0.01, 0.5, 0.9]).map((x) => x.id),
       ["p", "s", "r"]
+    )
+    const uniforms = [0.6, 0.5, 0.4, 0.3]
+    assert.deepStrictEqual(
+      pickFollowups(many, 3, weighted, uniforms).map((x) => x.id),
+      ["s", "r", "q"]
+    )
+    assert.deepStrictEqual(
+      pickFollowups(many, 3, { weighted: false, base: 0.5 }, uniforms).map((x) => x.id),
+      ["p", "q", "r"]
     )
   })
 
