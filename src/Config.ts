@@ -5,7 +5,7 @@
 import { Config, Context, Effect, Either, LogLevel, Option, Schema } from "effect"
 import * as path from "node:path"
 import { readFileSync } from "node:fs"
-import { isTunableName, tunableDefaults, type Tunables } from "./Tunables.js"
+import { isTunableName, retiredTunables, tunableDefaults, type Tunables } from "./Tunables.js"
 
 export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigInvalid", { message: Schema.String }) {}
 
@@ -44,6 +44,9 @@ const coerce = (name: keyof Tunables, value: unknown): Either.Either<number | bo
 export const checkOverrides = (raw: Readonly<Record<string, unknown>>): Either.Either<Overrides, ConfigInvalid> => {
   const out: Overrides = {}
   for (const [key, value] of Object.entries(raw)) {
+    if (retiredTunables.has(key)) {
+      return Either.left(new ConfigInvalid({ message: `tunable ${key} is not used by kioku (see the README)` }))
+    }
     if (!isTunableName(key)) return Either.left(new ConfigInvalid({ message: `unknown tunable ${key}` }))
     const v = coerce(key, value)
     if (Either.isLeft(v)) return Either.left(v.left)

@@ -7,7 +7,6 @@ import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "ef
 import type { ActorDefect } from "./actor/Actor.js"
 import { CharacterRegistry, type CharacterBusy } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
-import { characters } from "./maintenance/RunOnce.js"
 import { KiokuConfig } from "./Config.js"
 import type {
   CharacterStatus,
@@ -200,7 +199,7 @@ export const makeLocal = Effect.gen(function* () {
     followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
     recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
     resetConfirmedAt: Effect.gen(function* () {
-      const counts = yield* Effect.forEach(characters(dataDir), (raw) =>
+      const counts = yield* Effect.forEach(yield* CharacterDirs.list(dataDir), (raw) =>
         ask<number>(raw, (reply) => ({ _tag: "ResetConfirmedAt", reply }))
       )
       return counts.reduce((a, b) => a + b, 0)

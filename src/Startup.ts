@@ -7,31 +7,18 @@
  * evidence migration). Only then is the runtime ready and `Recovered` completed, which starts the
  * maintenance loops and the embedding warm-up.
  */
-import { Clock, Deferred, Effect, Either, Ref } from "effect"
-import { existsSync, readdirSync } from "node:fs"
+import { Clock, Deferred, Effect, Ref } from "effect"
 import * as path from "node:path"
 import { CharacterRegistry } from "./actor/CharacterRegistry.js"
 import { Placement } from "./actor/Placement.js"
-import { type CharacterName, validateCharacterName } from "./domain/CharacterName.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import { KiokuConfig } from "./Config.js"
 import { Recovered, RuntimeStatus } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import type { StoreError } from "./store/DurableFs.js"
+import * as CharacterDirs from "./store/CharacterDirs.js"
 import * as FlatArchive from "./store/FlatArchive.js"
 import * as LegacyLayout from "./store/LegacyLayout.js"
-
-const valid = (name: string): ReadonlyArray<CharacterName> => {
-  const v = validateCharacterName(name)
-  return Either.isRight(v) && v.right === name ? [v.right] : []
-}
-
-const characterDirs = (root: string): ReadonlyArray<CharacterName> =>
-  existsSync(root)
-    ? readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .flatMap((d) => valid(d.name))
-    : []
 
 const migrateFiles = (root: string, configured: ReadonlyArray<string>, maxPerShard: number) =>
   Effect.gen(function* () {
@@ -45,7 +32,7 @@ const migrateFiles = (root: string, configured: ReadonlyArray<string>, maxPerSha
       yield* Effect.logWarning("legacy flat file left in place").pipe(Effect.annotateLogs({ ...k }))
     }
     const now = yield* Clock.currentTimeMillis
-    for (const name of characterDirs(root)) {
+    for (const name of yield* CharacterDirs.list(root)) {
       yield* FlatArchive.migrate(path.join(root, name), { maxPerShard, now })
     }
   })
@@ -65,7 +52,12 @@ export const recover = Effect.gen(function* () {
     )
   )
   // In cluster mode a runner recovers only the characters whose shard it owns.
-  const names = [...new Set([...characterDirs(settings.dataDir), ...configured.flatMap(valid)])].filter((n) =>
+  const dirs = yield* CharacterDirs.list(settings.dataDir).pipe(
+    Effect.catchAll((e) =>
+      Effect.logError("character directories unreadable").pipe(Effect.annotateLogs({ error: e.message }), Effect.as([]))
+    )
+  )
+  const names = [...new Set([...dirs, ...configured.flatMap(CharacterDirs.characterOf)])].filter((n) =>
     placement.owns(n)
   )
   yield* Effect.forEach(

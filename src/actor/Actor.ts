@@ -1,15 +1,22 @@
 /**
- * A mailbox actor: one fiber reads a bounded queue and hands each batch of waiting commands to a behaviour
- * (after the first command arrives it lets pending I/O run once, so concurrent requests commit together),
- * which replies to each caller through the caller's `Deferred`. A defect while handling a batch fails the
- * callers of that batch still waiting with `ActorDefect`, then the behaviour's state is rebuilt from disk
- * (retried on the restart schedule); callers never hang on a crashed actor.
+ * A supervised mailbox actor. One fiber reads a bounded queue and hands each batch of waiting commands to a
+ * behaviour (after the first command arrives it lets pending I/O run once, so concurrent requests commit
+ * together), which replies to each caller through the caller's `Deferred`. The whole loop runs under one
+ * policy (`Supervision`, maintenance/policies.ts): any failure or defect — of a batch, of the loop itself,
+ * of a reload — answers the callers of the batch in hand with `ActorDefect`, releases the state and rebuilds
+ * it from disk on the restart schedule while later commands wait in the mailbox. When every restart fails the
+ * actor is parked: each request is answered at once with a parked `ActorDefect`, and the state is rebuilt
+ * again by the parked schedule's timer or by a request that arrives `probeAfter` after the last try. Callers
+ * never hang on a crashed actor; `health` shows which of these states it is in.
  */
-import { Cause, Chunk, Deferred, Effect, Exit, Queue, Schedule, Schema, type Scope } from "effect"
+import { Chunk, Clock, Deferred, Duration, Effect, Exit, Fiber, Queue, Schedule, Schema, type Scope } from "effect"
+import { actorSupervision, causeLine, type Supervision } from "../maintenance/policies.js"
 
 export class ActorDefect extends Schema.TaggedError<ActorDefect>()("ActorDefect", {
   actor: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** Set when the actor is parked after repeated failures: the request was not tried. */
+  parked: Schema.optional(Schema.Boolean)
 }) {}
 
 export interface Envelope<C> {
@@ -25,24 +32,25 @@ export interface Behaviour<S, C, E> {
   readonly release: (state: S) => Effect.Effect<void>
 }
 
+export type Health =
+  | { readonly _tag: "Running"; readonly restarts: number }
+  | { readonly _tag: "Restarting"; readonly attempt: number; readonly cause: string }
+  | { readonly _tag: "Parked"; readonly since: number; readonly cause: string }
+
 export interface ActorRef<C> {
   readonly id: string
   /** Sends a command built around a fresh reply and waits for the reply. */
   readonly ask: <A, E>(build: (reply: Deferred.Deferred<A, E | ActorDefect>) => C) => Effect.Effect<A, E | ActorDefect>
   /** Enqueues a command that expects no reply (waits only for mailbox room). */
   readonly tell: (command: C) => Effect.Effect<void>
+  readonly health: Effect.Effect<Health>
 }
 
 export interface ActorOptions {
   readonly capacity: number
   readonly maxBatch: number
-  readonly restart?: Schedule.Schedule<unknown, unknown> | undefined
+  readonly supervision?: Supervision | undefined
 }
-
-export const defaultRestart: Schedule.Schedule<unknown, unknown> = Schedule.exponential("100 millis", 2).pipe(
-  Schedule.either(Schedule.spaced("10 seconds")),
-  Schedule.intersect(Schedule.recurs(5))
-)
 
 const noop = () => Effect.succeed(false)
 
@@ -52,58 +60,148 @@ export const yieldToIo = Effect.async<void>((resume) => {
   return Effect.sync(() => clearImmediate(handle))
 })
 
+/** The parked actor's timer: a mailbox item that asks it to try rebuilding its state. */
+const wake = Symbol("wake")
+type Item<C> = Envelope<C> | typeof wake
+const isEnvelope = <C>(item: Item<C>): item is Envelope<C> => item !== wake
+
 export const make = <S, C, E>(
   id: string,
   behaviour: Behaviour<S, C, E>,
   options: ActorOptions
-): Effect.Effect<ActorRef<C>, E, Scope.Scope> =>
+): Effect.Effect<ActorRef<C>, E | ActorDefect, Scope.Scope> =>
   Effect.gen(function* () {
-    const mailbox = yield* Queue.bounded<Envelope<C>>(options.capacity)
-    let state: S | undefined = yield* behaviour.init
-    const restart = options.restart ?? defaultRestart
+    const supervision = options.supervision ?? actorSupervision
+    const scope = yield* Effect.scope
+    const mailbox = yield* Queue.bounded<Item<C>>(options.capacity)
+    const defect = (message: string, parked?: boolean) =>
+      new ActorDefect({ actor: id, message, ...(parked ? { parked } : {}) })
+    let state: S | undefined = yield* behaviour.init.pipe(
+      Effect.catchAllDefect((d) => Effect.fail(defect(`state could not be loaded: ${String(d)}`)))
+    )
+    let health: Health = { _tag: "Running", restarts: 0 }
+    let restarts = 0
+    /** The batch being handled, answered if the loop crashes; a request that woke a parked actor. */
+    let inFlight: ReadonlyArray<Envelope<C>> = []
+    let carried: Envelope<C> | undefined
+    const failEach = (batch: ReadonlyArray<Envelope<C>>, error: ActorDefect) =>
+      Effect.forEach(batch, (env) => env.fail(error), { discard: true })
 
-    const reload = Effect.gen(function* () {
-      if (state !== undefined) yield* behaviour.release(state)
+    /** Serves batches with `current` until something fails or dies. */
+    const serve = (current: S) =>
+      Effect.gen(function* () {
+        while (true) {
+          const first = carried ?? (yield* Queue.take(mailbox))
+          carried = undefined
+          if (!isEnvelope(first)) continue
+          yield* yieldToIo
+          const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(mailbox, options.maxBatch - 1)).filter(isEnvelope)
+          inFlight = [first, ...rest]
+          yield* behaviour.handle(current, inFlight)
+          inFlight = []
+        }
+      })
+
+    const release = Effect.suspend(() => {
+      const held = state
       state = undefined
-      const next = yield* Effect.either(Effect.retry(behaviour.init, restart))
-      if (next._tag === "Right") state = next.right
-      else yield* Effect.logError("actor state could not be reloaded").pipe(Effect.annotateLogs({ actor: id }))
+      return held === undefined
+        ? Effect.void
+        : behaviour
+            .release(held)
+            .pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.logError("actor state release failed").pipe(Effect.annotateLogs({ cause: causeLine(cause) }))
+              )
+            )
     })
 
-    const step = Effect.gen(function* () {
-      const first = yield* Queue.take(mailbox)
-      yield* yieldToIo
-      const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(mailbox, options.maxBatch - 1))
-      const batch = [first, ...rest]
-      if (state === undefined) yield* reload
-      const current = state
-      if (current === undefined) {
-        const error = new ActorDefect({ actor: id, message: "actor state unavailable" })
-        yield* Effect.forEach(batch, (env) => env.fail(error), { discard: true })
-        return
-      }
-      const exit = yield* Effect.exit(behaviour.handle(current, batch))
-      if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
-        const message = Cause.pretty(exit.cause).split("\n")[0] ?? "defect"
-        yield* Effect.logError("actor defect; restarting from disk").pipe(Effect.annotateLogs({ actor: id, message }))
-        const error = new ActorDefect({ actor: id, message })
-        yield* Effect.forEach(batch, (env) => env.fail(error), { discard: true })
-        yield* reload
+    const loaded = (next: S) =>
+      Effect.sync(() => {
+        state = next
+        restarts++
+        health = { _tag: "Running", restarts }
+      })
+
+    /** Rebuilds the state on the restart schedule; the last cause when every try failed. */
+    const restart = (cause: string) =>
+      Effect.suspend(() => {
+        let attempt = 1
+        health = { _tag: "Restarting", attempt, cause }
+        return Effect.sandbox(behaviour.init).pipe(
+          Effect.tapError((failure) =>
+            Effect.logWarning("actor restart failed").pipe(
+              Effect.annotateLogs({ attempt, cause: causeLine(failure) }),
+              Effect.zipRight(Effect.sync(() => (health = { _tag: "Restarting", attempt: ++attempt, cause })))
+            )
+          ),
+          Effect.retry(supervision.restart),
+          Effect.flatMap(loaded),
+          Effect.as(undefined),
+          Effect.catchAll((failure) => Effect.succeed(causeLine(failure)))
+        )
+      })
+
+    const wakeAfter = (driver: Schedule.ScheduleDriver<unknown, unknown>) =>
+      driver.next(undefined).pipe(Effect.zipRight(Queue.offer(mailbox, wake)), Effect.ignore, Effect.forkIn(scope))
+
+    /** Answers every request with a parked defect until a timer or a late enough request rebuilds the state. */
+    const park = (first: string) =>
+      Effect.gen(function* () {
+        let cause = first
+        let lastTry = yield* Clock.currentTimeMillis
+        health = { _tag: "Parked", since: lastTry, cause }
+        yield* Effect.logError("actor parked after repeated failures").pipe(Effect.annotateLogs({ cause }))
+        const driver = yield* Schedule.driver(supervision.parked)
+        let timer = yield* wakeAfter(driver)
+        while (true) {
+          const item = yield* Queue.take(mailbox)
+          const now = yield* Clock.currentTimeMillis
+          if (!isEnvelope(item) || now - lastTry >= Duration.toMillis(supervision.probeAfter)) {
+            lastTry = now
+            const exit = yield* Effect.exit(behaviour.init)
+            if (Exit.isSuccess(exit)) {
+              yield* Fiber.interrupt(timer)
+              yield* loaded(exit.value)
+              yield* Effect.logInfo("parked actor restarted")
+              if (isEnvelope(item)) carried = item
+              return
+            }
+            cause = causeLine(exit.cause)
+            health = { _tag: "Parked", since: health._tag === "Parked" ? health.since : now, cause }
+            if (!isEnvelope(item)) timer = yield* wakeAfter(driver)
+          }
+          if (isEnvelope(item)) yield* item.fail(defect(`actor parked after repeated failures: ${cause}`, true))
+        }
+      })
+
+    const supervised: Effect.Effect<void> = Effect.gen(function* () {
+      while (true) {
+        const current = state
+        const exit = yield* Effect.exit(current === undefined ? Effect.dieMessage("no state") : serve(current))
+        if (Exit.isSuccess(exit)) return
+        const cause = causeLine(exit.cause)
+        yield* Effect.logError("actor crashed; restarting from disk").pipe(Effect.annotateLogs({ cause }))
+        const batch = inFlight
+        inFlight = []
+        yield* failEach(batch, defect(cause))
+        yield* release
+        const failed = yield* restart(cause)
+        if (failed !== undefined) yield* park(failed)
       }
     })
 
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
-        const left = yield* Queue.takeAll(mailbox)
-        const error = new ActorDefect({ actor: id, message: "actor stopped" })
-        yield* Effect.forEach(left, (env) => env.fail(error), { discard: true })
+        const left = [...(carried ? [carried] : []), ...inFlight, ...(yield* Queue.takeAll(mailbox))]
+        yield* failEach(left.filter(isEnvelope), defect("actor stopped"))
         yield* Queue.shutdown(mailbox)
-        if (state !== undefined) yield* behaviour.release(state)
+        yield* release
       })
     )
     // The registry builds actors inside an uninterruptible region; the loop must stay interruptible, or
     // closing the actor's scope (idle eviction) would wait for it forever and the actor would live on.
-    yield* Effect.forever(step).pipe(Effect.annotateLogs({ actor: id }), Effect.interruptible, Effect.forkScoped)
+    yield* supervised.pipe(Effect.annotateLogs({ actor: id }), Effect.interruptible, Effect.forkScoped)
 
     return {
       id,
@@ -113,6 +211,7 @@ export const make = <S, C, E>(
           yield* Queue.offer(mailbox, { command: build(reply), fail: (e) => Deferred.fail(reply, e) })
           return yield* Deferred.await(reply)
         }),
-      tell: (command: C) => Queue.offer(mailbox, { command, fail: noop }).pipe(Effect.asVoid)
+      tell: (command: C) => Queue.offer(mailbox, { command, fail: noop }).pipe(Effect.asVoid),
+      health: Effect.sync(() => health)
     }
   })

@@ -7,19 +7,41 @@
 import { Clock, Effect, Either, Option } from "effect"
 import * as path from "node:path"
 import { localIso } from "../domain/LocalTime.js"
+import type * as FactArchive from "../memory/facts/FactArchive.js"
+import type * as FactStore from "../memory/facts/FactStore.js"
+import type * as PersonaStore from "../memory/persona/PersonaStore.js"
+import type * as RecentStore from "../memory/recent/RecentStore.js"
+import type * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import type * as EventLog from "../store/EventLog.js"
+import type * as Outbox from "../store/Outbox.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir } from "../store/DurableFs.js"
 import { existsSync } from "node:fs"
-import type { CharacterState } from "./CharacterState.js"
 import { fromLine, type JournalEvent, type TurnEvent } from "./TurnEvent.js"
+
+/** What applying events reads and writes of a character's state (the character state has all of it). */
+export interface CharacterViews {
+  readonly dir: string
+  readonly recent: RecentStore.RecentStore
+  readonly events: EventLog.EventLog
+  readonly outbox: Outbox.Outbox
+  readonly facts: FactStore.FactStore
+  readonly archive: FactArchive.FactArchive
+  readonly reflections: ReflectionStore.ReflectionStore
+  readonly persona: PersonaStore.PersonaStore
+  readonly recorded: Set<string>
+  timeIndex: TimeIndex.TimeIndex | undefined
+  unapplied: Array<EventLog.EventLine>
+  /** The last applied event whose views are written but not yet checkpointed. */
+  checkpointDue: string | undefined
+}
 
 /** The outbox op type every journaled turn registers (fact extraction). */
 export const EXTRACT_FACTS = "extract_facts"
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 
 /** Opens `time_indexed.db`, creating the directory and the database when `create` is set. */
-export const timeIndexOf = (state: CharacterState, create: boolean) =>
+export const timeIndexOf = (state: CharacterViews, create: boolean) =>
   Effect.gen(function* () {
     if (state.timeIndex) return Option.some(state.timeIndex)
     const file = path.join(state.dir, "time_indexed.db")
@@ -30,7 +52,7 @@ export const timeIndexOf = (state: CharacterState, create: boolean) =>
   })
 
 /** Applies every unapplied event in journal order; true when all of them are on disk. */
-export const applyUnapplied = (state: CharacterState) =>
+export const applyUnapplied = (state: CharacterViews) =>
   Effect.gen(function* () {
     if (state.unapplied.length === 0) return true
     const ts = yield* now

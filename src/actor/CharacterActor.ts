@@ -100,8 +100,9 @@ export const make = (name: CharacterName) =>
     const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: yield* RecallVectors.make })
     const outbox = yield* OutboxDrain.make({
       name,
+      tunables: t,
       extract: intake.onExtractOps,
-      later: (c) => later(c),
+      later,
       afterTurns: memory.afterTurns
     })
     const { drain, scheduleDrain } = outbox
@@ -113,7 +114,8 @@ export const make = (name: CharacterName) =>
       intake,
       memory,
       recent,
-      drain
+      drain,
+      later
     })
 
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */
@@ -125,10 +127,21 @@ export const make = (name: CharacterName) =>
         const c = envelope.command
         if (state !== current) return Effect.asVoid(envelope.fail(defect("actor state reloaded")))
         if (c._tag === "DrainOutbox") return Effect.asVoid(drain(state))
-        return maintenance
-          .handle(state, c)
-          .pipe(Effect.flatMap((done) => (done ? Effect.void : memory.handle(state, c))))
+        return maintenance.handle(state, c).pipe(
+          Effect.flatMap((done) => (done ? Effect.succeed(true) : memory.handle(state, c))),
+          Effect.flatMap((done) => (done ? Effect.void : unhandled(envelope)))
+        )
       })
+
+    /** A command no handler takes is a defect: logged, and its caller answered with `ActorDefect`. */
+    const unhandled = (envelope: Actor.Envelope<Command>) =>
+      Effect.logError("no handler for command").pipe(
+        Effect.annotateLogs({ command: envelope.command._tag }),
+        Effect.zipRight(
+          envelope.fail(new Actor.ActorDefect({ actor: name, message: `no handler for ${envelope.command._tag}` }))
+        ),
+        Effect.asVoid
+      )
 
     /** Answers callers of `AwaitBackground` once no compression, review, drain or lane job is in flight. */
     const releaseQuiet = (state: State.CharacterState) => {
@@ -248,8 +261,8 @@ export const make = (name: CharacterName) =>
             continue
           } else if (yield* recentEdit.handle(state, c)) {
             continue
-          } else {
-            yield* memory.handle(state, c)
+          } else if (!(yield* memory.handle(state, c))) {
+            yield* unhandled(envelope)
           }
         }
         yield* flush
@@ -284,7 +297,7 @@ export const make = (name: CharacterName) =>
     return ref
   }) satisfies Effect.Effect<
     Actor.ActorRef<Command>,
-    StoreError,
+    StoreError | Actor.ActorDefect,
     | Scope.Scope
     | KiokuConfig
     | AppFiles

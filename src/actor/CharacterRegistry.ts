@@ -11,7 +11,7 @@ import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
-import type { ActorDefect } from "./Actor.js"
+import type { ActorDefect, Health } from "./Actor.js"
 import * as CharacterActor from "./CharacterActor.js"
 import * as Admission from "./Admission.js"
 import * as Handover from "./Handover.js"
@@ -36,10 +36,12 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command
     ) => Effect.Effect<A, E | ActorDefect | StoreError>
     /** Sends a command that expects no reply. */
-    readonly tell: (name: CharacterName, command: Command) => Effect.Effect<void, StoreError>
+    readonly tell: (name: CharacterName, command: Command) => Effect.Effect<void, StoreError | ActorDefect>
     /** Touches the character so its actor loads (and reconciles) now. */
-    readonly warm: (name: CharacterName) => Effect.Effect<void, StoreError>
+    readonly warm: (name: CharacterName) => Effect.Effect<void, StoreError | ActorDefect>
     readonly active: Effect.Effect<ReadonlyArray<CharacterName>>
+    /** The supervision state of a live actor; none when the character is not loaded (it is not woken). */
+    readonly health: (name: CharacterName) => Effect.Effect<Option.Option<Health>>
     /** Runs `work` with the actors of `names` closed and no new one started until it ends. */
     readonly exclusive: <A, E, R>(
       names: ReadonlyArray<CharacterName>,
@@ -84,6 +86,11 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         warm: (name) => using(name, () => Effect.void),
         tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),
+        health: (name) =>
+          Effect.gen(function* () {
+            if (!(yield* RcMap.keys(actors)).includes(name)) return Option.none()
+            return yield* using(name, (actor) => actor.health).pipe(Effect.option)
+          }),
         exclusive: <A, E, R>(names: ReadonlyArray<CharacterName>, work: Effect.Effect<A, E, R>) =>
           Effect.scoped(
             Effect.gen(function* () {

@@ -14,6 +14,7 @@ import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso } from "../domain/LocalTime.js"
 import * as RecentStore from "../memory/recent/RecentStore.js"
 import type { Tunables } from "../Tunables.js"
+import { outboxRetry } from "../maintenance/policies.js"
 import * as EventLog from "../store/EventLog.js"
 import * as Outbox from "../store/Outbox.js"
 import * as FactArchive from "../memory/facts/FactArchive.js"
@@ -129,7 +130,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       }),
       events: EventLog.make(dir),
       outbox: Outbox.make(dir, {
-        maxAttempts: tunables.outbox_max_attempts,
+        maxAttempts: outboxRetry(tunables).maxAttempts,
         compactAt: tunables.outbox_compaction_lines
       }),
       facts: FactStore.make(dir),

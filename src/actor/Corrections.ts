@@ -1,6 +1,6 @@
 /**
  * Resolving queued persona corrections (neko-compat §4.7; powerful memory ON, post-turn and idle): at
- * most `persona_correction_batch_limit` items with fewer than 5 attempts go to the correction task.
+ * most `persona_correction_batch_limit` items not dead-lettered by `correctionRetry` go to the correction task.
  * merge rewrites the old entry (its previous version into `version_history`), keep_new replaces it with
  * the new statement, keep_old drops the new one, keep_both appends it — each the action the persona machine
  * emits for `correction.resolved` on the corrected entry. A reflection waiting on the correction gets
@@ -19,6 +19,7 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
+import { correctionRetry, exhausted } from "../maintenance/policies.js"
 import * as State from "./CharacterState.js"
 import {
   attemptedLine,
@@ -30,8 +31,6 @@ import {
 } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
 import { moveReflection } from "./ReflectionTransitions.js"
-
-const MAX_ATTEMPTS = 5
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -60,7 +59,7 @@ export const make = (deps: {
       Effect.gen(function* () {
         if (!State.exists(state) || !(yield* files.core).powerful_memory_enabled) return 0
         const batch = (yield* state.persona.loadCorrections)
-          .filter((c) => c.resolve_attempts < MAX_ATTEMPTS)
+          .filter((c) => !exhausted(correctionRetry(t), c.resolve_attempts))
           .slice(0, t.persona_correction_batch_limit)
         if (batch.length === 0) return 0
         const ts = localIso(yield* Clock.currentTimeMillis)

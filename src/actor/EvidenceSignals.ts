@@ -1,16 +1,19 @@
 /**
  * Evidence from what the user says (neko-compat §4.6, §4.11, §4.12; powerful memory ON only). Stage 2:
  * new facts are mapped onto the observations (pending/confirmed reflections, non-protected persona
- * entries) the internal reranker picks — a reinforcing fact adds +0.5 (`user_fact`, with the combo bonus
- * from the third), a negating one disputation +1.0. The negative-keyword hook: a user message asking to
- * stop mentioning something sends the last user messages and the observations to the `emotion` tier; each
- * target gets disputation +1.0 (`user_keyword_rebut`). Every change is journaled with the whole record.
+ * entries) the internal reranker picks, each cut to `evidence_per_observation_max_tokens` and together to
+ * `evidence_observations_total_max_tokens` in the prompt — a reinforcing fact adds +0.5 (`user_fact`, with
+ * the combo bonus from the third), a negating one disputation +1.0. The negative-keyword hook: a user message
+ * asking to stop mentioning something sends the last user messages and the observations to the `emotion`
+ * tier; each target gets disputation +1.0 (`user_keyword_rebut`). Every change is journaled with the whole
+ * record.
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
 import { MemoryTasks, type Observation } from "../llm/MemoryTasks.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
 import { applySignal, score, type SignalSource } from "../memory/evidence/Evidence.js"
 import { hasNegativeKeyword } from "../memory/evidence/NegativeKeywords.js"
 import { applyRerank, coarseOrder } from "../memory/evidence/Rerank.js"
@@ -50,7 +53,21 @@ export const make = (deps: {
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
+    const tokens = yield* Tokenizer
     const t = deps.tunables
+
+    /** The observations as the prompt shows them: each text capped, and no more than the total budget. */
+    const prompted = (picked: ReadonlyArray<Target>): ReadonlyArray<Observation> => {
+      const out: Array<Observation> = []
+      let total = 0
+      for (const { type, id, text, entity } of picked) {
+        const capped = tokens.truncate(text, t.evidence_per_observation_max_tokens)
+        total += tokens.count(capped)
+        if (total > t.evidence_observations_total_max_tokens) break
+        out.push({ type, id, text: capped, entity })
+      }
+      return out
+    }
 
     /** The hard-filtered observation pool, in file order. */
     const pool = (state: State.CharacterState, now: number) =>
@@ -130,7 +147,7 @@ export const make = (deps: {
           .slice(0, t.evidence_detect_signals_max_new_facts)
         const answer = yield* tasks.detectSignals({
           facts: newest.map((f) => ({ id: f.id, text: f.text, entity: f.entity })),
-          observations: picked.map(({ type, id, text, entity }) => ({ type, id, text, entity })),
+          observations: prompted(picked),
           names: yield* deps.speakers,
           language: deps.language(state)
         })

@@ -2,11 +2,13 @@
  * Stage-1 fact extraction inside a character actor (neko-compat §4.2, §4.3 step 1). Powerful memory OFF:
  * every `extract_facts` op extracts from its own turn. ON: a batch loop reads the human messages past the
  * durable window cursor (`cursors.json`: `extracted_until_row_id`, `extracted_until`) when 10 turns have
- * gathered, on first idleness, or 5 minutes after the last check. New facts and source upgrades are
+ * gathered, on first idleness, or 5 minutes after the last check (the tick runs while
+ * `evidence_signal_check_enabled`); a failed window is retried on `factIntakeRetry` and skipped once that
+ * policy dead-letters it. New facts and source upgrades are
  * journaled (`fact.added`, `fact.updated`) before `facts.json` changes; an exact text hash is never stored
  * twice, so replays and restated facts add nothing.
  */
-import { Clock, Effect, Option, Schema, type Scope } from "effect"
+import { Clock, Duration, Effect, Option, Schema, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
@@ -20,6 +22,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
+import { afterFailure, factIntakeRetry } from "../maintenance/policies.js"
 import { yieldToIo } from "./Actor.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
@@ -58,6 +61,9 @@ export const make = (deps: IntakeDeps) =>
     const files = yield* AppFiles
     const t = deps.tunables
     const dedup = yield* FactDedup.make({ tunables: t, speakers: deps.speakers })
+    const retry = factIntakeRetry(t)
+    /** When a failed window may be tried again (while `windowFailures` > 0). */
+    let retryAt = 0
 
     const persist = (
       state: State.CharacterState,
@@ -216,14 +222,16 @@ export const make = (deps: IntakeDeps) =>
           state.turnsSince >= t.evidence_signal_check_every_n_turns ||
           (state.lastCheckAt === undefined && now - state.lastWriteAt >= t.idle_threshold_seconds * 1000) ||
           (state.lastCheckAt !== undefined && now - state.lastCheckAt >= t.evidence_signal_check_idle_minutes * 60_000)
-        if (due) {
+        if (due && (state.windowFailures === 0 || now >= retryAt)) {
           const result = yield* Effect.either(runWindow(state))
           if (result._tag === "Left") {
             state.windowFailures++
             yield* Effect.logWarning("fact extraction failed; window kept").pipe(
               Effect.annotateLogs({ attempts: state.windowFailures })
             )
-            if (state.windowFailures >= t.memory_liveness_max_attempts) {
+            const next = yield* afterFailure(retry, state.windowFailures)
+            if (next._tag === "Retry") retryAt = now + Duration.toMillis(next.delay)
+            else {
               const { rows } = yield* Effect.orElseSucceed(pendingRows(state, 100_000), () => ({ cursor: 0, rows: [] }))
               const last = rows[rows.length - 1]
               if (last) yield* Effect.ignoreLogged(advance(state, last.id, last.timestamp))
@@ -235,12 +243,16 @@ export const make = (deps: IntakeDeps) =>
         yield* scheduleTick(state)
       })
 
+    /** The next tick: after the signal interval, or when a failed window's retry is due. */
     const scheduleTick = (state: State.CharacterState) =>
-      state.tickScheduled || state.turnsSince === 0
+      state.tickScheduled || state.turnsSince === 0 || !t.evidence_signal_check_enabled
         ? Effect.void
-        : Effect.sync(() => (state.tickScheduled = true)).pipe(
-            Effect.zipRight(deps.later({ _tag: "SignalTick" }, t.evidence_signal_check_interval_seconds * 1000))
-          )
+        : Effect.gen(function* () {
+            state.tickScheduled = true
+            const interval = t.evidence_signal_check_interval_seconds * 1000
+            const wait = state.windowFailures > 0 ? retryAt - (yield* Clock.currentTimeMillis) : interval
+            yield* deps.later({ _tag: "SignalTick" }, Math.max(0, wait))
+          })
 
     /**
      * `extract_facts` ops: per-turn extraction, persisted once for all (OFF), or gathered turns (ON). Answers the

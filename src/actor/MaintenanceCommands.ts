@@ -1,8 +1,9 @@
 /**
  * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
  * extraction tick, idle maintenance (retry of failed outbox ops, compression, dedup arbitration, corrections,
- * review), the vector backfill, the archive and evidence sweep, and `MaintainNow`, which runs every due job at
- * once and reports. All of them run on the character's background lane (Lane.ts).
+ * review), the vector backfill (again after `embedding_active_poll_seconds` while entries still lack a vector),
+ * the archive and evidence sweep, and `MaintainNow`, which runs every due job at once and reports. All of them
+ * run on the character's background lane (Lane.ts).
  */
 import { Deferred, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -28,14 +29,22 @@ export const make = (deps: {
   readonly intake: Built<typeof FactIntake.make>
   readonly memory: Built<typeof MemoryCommands.make>
   readonly recent: RecentLifecycle
-  readonly drain: (state: State.CharacterState) => Effect.Effect<number>
+  readonly drain: (state: State.CharacterState, force?: boolean) => Effect.Effect<number>
+  readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
 }) => {
   const { intake, memory, recent, files } = deps
   const t = deps.tunables
+  let backlogPoll = false
   const backfill = (state: State.CharacterState) =>
-    VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
-      Effect.provideService(Embedder, deps.embedder)
-    )
+    Effect.gen(function* () {
+      backlogPoll = false
+      const report = yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
+        Effect.provideService(Embedder, deps.embedder)
+      )
+      if (!report.ready || report.pending === 0 || backlogPoll) return
+      backlogPoll = true
+      yield* deps.later({ _tag: "VectorBackfill" }, t.embedding_active_poll_seconds * 1000)
+    })
 
   /** Handles one maintenance command; false when `c` is not one. */
   const handle = (state: State.CharacterState, c: Command) =>
@@ -64,7 +73,7 @@ export const make = (deps: {
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "MaintainNow": {
-          const outboxOps = yield* deps.drain(state)
+          const outboxOps = yield* deps.drain(state, true)
           const powerful = (yield* files.core).powerful_memory_enabled
           const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
           const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0

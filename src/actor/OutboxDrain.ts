@@ -1,12 +1,16 @@
 /**
  * Running a character's pending outbox ops (at least once): `extract_facts` goes to fact intake, other types
- * to the `OutboxHandlers` port; a failure records an attempt and, at the limit, dead-letters the op.
+ * to the `OutboxHandlers` port; a failure records an attempt, and the op is tried again once the delay of
+ * `outboxRetry` has passed (a later drain skips it until then; a drain is scheduled for that moment) or
+ * dead-lettered when the policy gives up. `maintainNow` drains every pending op regardless of its delay.
  * A drain is scheduled by sending `DrainOutbox` to the actor itself.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso } from "../domain/LocalTime.js"
+import { afterFailure, outboxRetry } from "../maintenance/policies.js"
 import type { OutboxOp } from "../store/Outbox.js"
+import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers, type HandlerFailed } from "./Ports.js"
@@ -14,21 +18,28 @@ import { EXTRACT_FACTS } from "./CharacterState.js"
 
 export const make = (deps: {
   readonly name: CharacterName
+  readonly tunables: Tunables
   /** Runs `extract_facts` ops; answers the ids of those that failed. */
   readonly extract: (
     state: State.CharacterState,
     ops: ReadonlyArray<OutboxOp>
   ) => Effect.Effect<ReadonlyArray<string>, HandlerFailed>
-  readonly later: (command: Command) => Effect.Effect<void>
+  readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
   /** Post-turn work after the `extract_facts` ops ran (the surfaced-feedback check); failures are logged. */
   readonly afterTurns: (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) => Effect.Effect<unknown, unknown>
 }) =>
   Effect.gen(function* () {
     const handlers = yield* OutboxHandlers
-    /** Runs every pending op once; returns how many completed. */
-    const drain = (state: State.CharacterState) =>
+    const retry = outboxRetry(deps.tunables)
+    /** When each failed op may run again (epoch ms); ops not listed are due. */
+    const notBefore = new Map<string, number>()
+    const dueAt = (now: number) => (op: OutboxOp) => (notBefore.get(op.opId) ?? 0) <= now
+
+    /** Runs every pending op that is due (every one with `force`) once; returns how many completed. */
+    const drain = (state: State.CharacterState, force = false) =>
       Effect.gen(function* () {
         state.drainScheduled = false
+        const now = yield* Clock.currentTimeMillis
         const done: Array<string> = []
         const failed = (op: OutboxOp) =>
           Effect.gen(function* () {
@@ -36,8 +47,13 @@ export const make = (deps: {
             yield* Effect.logWarning(dead ? "outbox op dead-lettered" : "outbox op failed").pipe(
               Effect.annotateLogs({ op: op.type, attempts: op.attempts + 1 })
             )
+            const next = yield* afterFailure(retry, op.attempts + 1)
+            if (dead || next._tag === "DeadLetter") return notBefore.delete(op.opId)
+            const delay = Duration.toMillis(next.delay)
+            notBefore.set(op.opId, now + delay)
+            yield* deps.later({ _tag: "DrainOutbox" }, delay)
           })
-        const pending = state.outbox.pending()
+        const pending = state.outbox.pending().filter((op) => force || dueAt(now)(op))
         const extract = pending.filter((op) => op.type === EXTRACT_FACTS)
         if (extract.length > 0) {
           const result = yield* Effect.either(deps.extract(state, extract))
@@ -56,6 +72,7 @@ export const make = (deps: {
           else yield* failed(op)
         }
         if (done.length > 0) {
+          for (const id of done) notBefore.delete(id)
           yield* state.outbox.complete(done, localIso(yield* Clock.currentTimeMillis))
           yield* Effect.logDebug("outbox ops done").pipe(Effect.annotateLogs({ count: done.length }))
         }
@@ -66,10 +83,15 @@ export const make = (deps: {
         )
       )
 
+    /** Schedules a drain when some pending op is due (failed ones have their own timer). */
     const scheduleDrain = (state: State.CharacterState) =>
-      state.drainScheduled || state.outbox.pending().length === 0
-        ? Effect.void
-        : Effect.sync(() => (state.drainScheduled = true)).pipe(Effect.zipRight(deps.later({ _tag: "DrainOutbox" })))
+      Effect.gen(function* () {
+        if (state.drainScheduled) return
+        const now = yield* Clock.currentTimeMillis
+        if (!state.outbox.pending().some(dueAt(now))) return
+        state.drainScheduled = true
+        yield* deps.later({ _tag: "DrainOutbox" })
+      })
 
     return { drain, scheduleDrain }
   })

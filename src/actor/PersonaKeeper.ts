@@ -34,7 +34,6 @@ import { moveReflection } from "./ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 const HOUR = 3_600_000
-const CONTRADICTION_OVERLAP = 0.4
 const MIGRATION_MARKER = "__evidence_migration_v1__"
 
 export type AddResult =
@@ -137,9 +136,10 @@ export const make = (deps: {
       })
 
     /**
-     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap ≥ 0.4): that entry's
-     * machine gets `contradicted` — a card line rejects the statement, another entry has a correction queued
-     * (not twice for the same pair; a suppression is lifted meanwhile). Journals the result.
+     * Adds `text` to `section` unless it may contradict an entry there (keyword overlap of at least
+     * `contradiction_overlap_ratio`): that entry's machine gets `contradicted` — a card line rejects the
+     * statement, another entry has a correction queued (not twice for the same pair; a suppression is lifted
+     * meanwhile). Journals the result.
      */
     const add = (
       state: State.CharacterState,
@@ -155,7 +155,7 @@ export const make = (deps: {
         const already = existing.find((e) => e.id === fields.id)
         if (already) return { _tag: "Added", entry: already } satisfies AddResult
         const hit = existing.find(
-          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= CONTRADICTION_OVERLAP
+          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= t.contradiction_overlap_ratio
         )
         if (hit) {
           const queue = yield* state.persona.loadCorrections

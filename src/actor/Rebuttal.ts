@@ -2,15 +2,17 @@
  * The rebuttal loop (neko-compat §4.6; every 180 s with powerful memory ON): when the character has
  * confirmed reflections, the user messages after `cursors.json` `rebuttal_checked_until` (else the last
  * hour) are read 20 at a time (ties kept together) and the feedback task judges the confirmed set against
- * them; a denial moves the reflection to `denied` (no disputation added). The cursor then advances; five
- * failures on one window skip it. With powerful memory OFF the cursor is kept at now.
+ * them; a denial moves the reflection to `denied` (no disputation added). The cursor then advances; a
+ * failed window is tried again on `rebuttalRetry` and skipped once that policy dead-letters it. With
+ * powerful memory OFF the cursor is kept at now.
  */
 import type { Language } from "../domain/Locale.js"
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Option, Schema } from "effect"
 import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
 import { contentText } from "../domain/Message.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
-import { rebuttalStart, rebuttalWindow, skipAfterFailures } from "../memory/evidence/RebuttalWindow.js"
+import { afterFailure, rebuttalRetry } from "../maintenance/policies.js"
+import { rebuttalStart, rebuttalWindow } from "../memory/evidence/RebuttalWindow.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
@@ -33,7 +35,9 @@ export const make = (deps: {
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
     const t = deps.tunables
+    const retry = rebuttalRetry(t)
     let failures = 0
+    let retryAt = 0
 
     /** One tick; returns how many reflections were denied. */
     const tick = (state: State.CharacterState) =>
@@ -45,6 +49,7 @@ export const make = (deps: {
           yield* cursors.set({ [CURSOR]: localIso(now) })
           return 0
         }
+        if (failures > 0 && now < retryAt) return 0
         const confirmed = (yield* state.reflections.load).filter((r) => r.status === "confirmed")
         if (confirmed.length === 0) return 0
         const ti = yield* State.timeIndexOf(state, false)
@@ -78,7 +83,9 @@ export const make = (deps: {
         )
         if (Either.isLeft(answer)) {
           failures++
-          if (skipAfterFailures(failures)) {
+          const next = yield* afterFailure(retry, failures)
+          if (next._tag === "Retry") retryAt = now + Duration.toMillis(next.delay)
+          else {
             failures = 0
             yield* cursors.set({ [CURSOR]: localIso(window.nextCursor) })
           }

@@ -4,7 +4,7 @@
  * absorbs its facts again), ask the `summary` tier or the `local` provider for one insight (with the related
  * existing observations as context once vectors exist), validate its ontology, and journal
  * `reflection.synthesized` plus `fact.absorbed` before the views change. Failures count per fact pool in
- * `synth_backoff.json`; after 5 the pool waits 5 hours.
+ * `synth_backoff.json`; the pool is skipped while `synthesisBackoff` holds it as a dead letter.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
@@ -20,6 +20,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import { selectFacts, validateDraft } from "../memory/reflection/Synthesis.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
+import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
 import * as State from "./CharacterState.js"
 import { Embedder } from "../embed/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
@@ -68,7 +69,11 @@ export const make = (deps: {
       Effect.gen(function* () {
         const names = yield* deps.speakers
         const language = deps.language(state)
-        const selection = selectFacts((yield* state.facts.load).facts, tasks.reflectionFocus(names, language))
+        const selection = selectFacts(
+          (yield* state.facts.load).facts,
+          { min: t.min_facts_for_reflection, max: t.reflection_synthesis_facts_max },
+          tasks.reflectionFocus(names, language)
+        )
         if (selection === undefined) return undefined
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
@@ -86,13 +91,7 @@ export const make = (deps: {
           () => noBackoff
         )
         const entry = backoff[selection.backoffKey]
-        if (
-          entry &&
-          entry.n >= t.memory_liveness_max_attempts &&
-          now - entry.at < t.memory_dead_letter_self_heal_seconds * 1000
-        ) {
-          return undefined
-        }
+        if (entry && deadLettered(synthesisBackoff(t), entry.n, entry.at, now)) return undefined
         const draft = yield* Effect.either(
           tasks.synthesizeReflection({
             facts: selection.facts.map((f) => ({ text: f.text, importance: f.importance, entity: f.entity })),

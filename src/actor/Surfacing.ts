@@ -37,7 +37,8 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       const now = yield* Clock.currentTimeMillis
       const candidates = eligible(yield* state.reflections.load, now, (r) => score(r, now, t))
       const uniforms = yield* Effect.forEach(candidates, () => Random.next)
-      return pickFollowups(candidates, t.reflection_surface_top_k, t.reflection_followup_weight_base, uniforms)
+      const weighting = { weighted: t.reflection_followup_weighted, base: t.reflection_followup_weight_base }
+      return pickFollowups(candidates, t.reflection_surface_top_k, weighting, uniforms)
     })
 
   const recordSurfaced = (state: State.CharacterState, ids: ReadonlyArray<string>) =>

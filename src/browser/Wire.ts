@@ -145,7 +145,13 @@ export type HistoryStep = typeof HistoryStep.Type
 /** GET /api/memory/statecharts/{name}/history/{entryId}. */
 export const History = Schema.Struct({ id: Schema.String, history: Schema.Array(HistoryStep) })
 
-/** GET /api/memory/live_actors. */
+/** GET /api/memory/live_actors: each live actor's session state and supervision state (actor/Actor.ts). */
 export const LiveActors = Schema.Struct({
-  actors: Schema.Array(Schema.Struct({ name: Schema.String, session: Schema.NullOr(Schema.String) }))
+  actors: Schema.Array(
+    Schema.Struct({
+      name: Schema.String,
+      session: Schema.NullOr(Schema.String),
+      supervision: Schema.NullOr(Schema.Literal("running", "restarting", "parked"))
+    })
+  )
 })

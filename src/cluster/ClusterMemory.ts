@@ -10,7 +10,7 @@ import { validateCharacterName } from "../domain/CharacterName.js"
 import { normaliseLanguage } from "../domain/Locale.js"
 import { KiokuConfig } from "../Config.js"
 import { Activity } from "../maintenance/Activity.js"
-import { characters } from "../maintenance/RunOnce.js"
+import * as CharacterDirs from "../store/CharacterDirs.js"
 import { failed as recallFailed } from "../actor/Recall.js"
 import { MemoryService, makeLocal, recallTextOf, type MemoryError, type MemoryOperations } from "../MemoryService.js"
 import { Character, deliveryAsDefect, type DeliveryError } from "./CharacterEntity.js"
@@ -51,9 +51,9 @@ export const ClusterMemory = Layer.effect(
       awaitBackground: (raw) => send(raw, (c) => c.AwaitBackground({})),
       followupTopics: (raw) => send(raw, (c) => c.Followups({})),
       recordSurfaced: (raw, ids) => send(raw, (c) => c.RecordSurfaced({ ids })),
-      resetConfirmedAt: Effect.map(
-        Effect.forEach(characters(dataDir), (raw) => send(raw, (c) => c.ResetConfirmedAt({}))),
-        (counts) => counts.reduce((a, b) => a + b, 0)
+      resetConfirmedAt: CharacterDirs.list(dataDir).pipe(
+        Effect.flatMap((names) => Effect.forEach(names, (raw) => send(raw, (c) => c.ResetConfirmedAt({})))),
+        Effect.map((counts) => counts.reduce((a, b) => a + b, 0))
       ),
       funnel: (raw, since, until) => send(raw, (c) => c.Funnel({ since, until })),
       reflect: (raw) => send(raw, (c) => c.Reflect({})),

@@ -6,11 +6,12 @@
  * from the character's files (see statecharts/Live.ts); an invalid name is a 400 like every character route.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import type { Health } from "../actor/Actor.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
-import { characters } from "../maintenance/RunOnce.js"
+import * as CharacterDirs from "../store/CharacterDirs.js"
 import { MemoryService } from "../MemoryService.js"
 import { graphs, machineNames } from "../statecharts/Graph.js"
 import * as Live from "../statecharts/Live.js"
@@ -37,6 +38,9 @@ const sessionOf = (name: CharacterName) => Effect.map(liveOf(name), (live) => li
 const oneLive = (states: ReadonlyArray<string>, live: string | null) =>
   Object.fromEntries(states.map((s) => [s, s === live ? 1 : 0]))
 
+const supervisionOf = (h: Health) =>
+  h._tag === "Running" ? ("running" as const) : h._tag === "Restarting" ? ("restarting" as const) : ("parked" as const)
+
 const liveEntries = (name: string) =>
   Effect.gen(function* () {
     const { dataDir, tunables } = yield* KiokuConfig
@@ -58,15 +62,26 @@ export const statechartRouter = HttpRouter.empty.pipe(
     "/api/memory/live_actors",
     Effect.gen(function* () {
       const names = [...(yield* (yield* CharacterRegistry).active)].sort()
+      const registry = yield* CharacterRegistry
       const actors = yield* Effect.forEach(names, (name) =>
-        Effect.map(sessionOf(name), (session) => ({ name, session }))
+        Effect.zipWith(sessionOf(name), registry.health(name), (session, health) => ({
+          name,
+          session,
+          supervision: Option.match(health, { onNone: () => null, onSome: supervisionOf })
+        }))
       )
       return wire(Wire.LiveActors, { actors })
     })
   ),
   HttpRouter.get(
     "/api/memory/statecharts/characters",
-    Effect.map(KiokuConfig, ({ dataDir }) => wire(Wire.Characters, { characters: [...characters(dataDir)].sort() }))
+    Effect.gen(function* () {
+      const { dataDir } = yield* KiokuConfig
+      return yield* CharacterDirs.list(dataDir).pipe(
+        Effect.map((characters) => wire(Wire.Characters, { characters })),
+        Effect.catchAll(failed)
+      )
+    })
   ),
   HttpRouter.get(
     "/api/memory/statecharts/:name",

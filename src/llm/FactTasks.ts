@@ -7,7 +7,7 @@ import { Effect, Either } from "effect"
 import type { Language } from "../domain/Locale.js"
 import { ChineseScript } from "./ChineseScript.js"
 import { decodeAnswer } from "./JsonAnswer.js"
-import { LlmClient, LlmError } from "./LlmClient.js"
+import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { outside } from "./Section.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
@@ -23,70 +23,72 @@ export interface ExtractInput {
   readonly known?: ReadonlyArray<string>
 }
 
-export const makeFactTasks = Effect.gen(function* () {
-  const client = yield* LlmClient
-  const script = yield* ChineseScript
-  const sentences = yield* Effect.cached(
-    Effect.tryPromise(async () => {
-      const [{ default: winkNLP }, { default: model }] = await Promise.all([
-        import("wink-nlp"),
-        import("wink-eng-lite-web-model")
-      ])
-      const nlp = winkNLP(model)
-      return (text: string): ReadonlyArray<string> => nlp.readDoc(text).sentences().out()
-    }).pipe(
-      Effect.orElseSucceed(
-        () =>
-          (text: string): ReadonlyArray<string> =>
-            text.split(/(?<=[.!?])\s+/)
+/** The fact tasks; `tier` answers them when it has a model, else the `local` provider does. */
+export const makeFactTasks = (tier: Tier) =>
+  Effect.gen(function* () {
+    const client = yield* LlmClient
+    const script = yield* ChineseScript
+    const sentences = yield* Effect.cached(
+      Effect.tryPromise(async () => {
+        const [{ default: winkNLP }, { default: model }] = await Promise.all([
+          import("wink-nlp"),
+          import("wink-eng-lite-web-model")
+        ])
+        const nlp = winkNLP(model)
+        return (text: string): ReadonlyArray<string> => nlp.readDoc(text).sentences().out()
+      }).pipe(
+        Effect.orElseSucceed(
+          () =>
+            (text: string): ReadonlyArray<string> =>
+              text.split(/(?<=[.!?])\s+/)
+        )
       )
     )
-  )
 
-  const text = templateText(script)
-  const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
+    const text = templateText(script)
+    const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
 
-  const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
-    if (!client.configured("summary")) {
-      return Effect.map(sentences, (split) => extractFacts(input.utterances, input.names, split))
+    const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
+      if (!client.configured(tier)) {
+        return Effect.map(sentences, (split) => extractFacts(input.utterances, input.names, split))
+      }
+      return Effect.gen(function* () {
+        const conversation = input.utterances
+          .map((u) => `${u.speaker === "human" ? input.names.master : input.names.character} | ${u.text}`)
+          .join("\n")
+        const aiAware = input.known !== undefined
+        const task = aiAware ? "facts.extract_ai_aware" : "facts.extract"
+        const prompt = fillPrompt(
+          fillPrompt(yield* template(input.language, aiAware), {
+            CONVERSATION: conversation,
+            LANLAN_NAME: input.names.character,
+            KNOWN_FACTS: (input.known ?? []).map((k) => `- ${k}`).join("\n")
+          }),
+          { MASTER_NAME: input.names.master }
+        )
+        const answer = yield* outside(
+          task,
+          client.complete({ tier, task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
+          false
+        )
+        const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
+        const plain = decodeAnswer(ExtractedFacts)(answer)
+        if (aiAware && Either.isRight(decoded)) {
+          return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
+        }
+        if (Either.isLeft(plain)) {
+          return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })
+        }
+        return plain.right.map(
+          (f): Extracted => ({
+            text: f.text,
+            importance: f.importance,
+            entity: f.entity,
+            event_when: f.event_when ?? null,
+            source: aiAware ? "ai_disclosure" : "user_observation"
+          })
+        )
+      })
     }
-    return Effect.gen(function* () {
-      const conversation = input.utterances
-        .map((u) => `${u.speaker === "human" ? input.names.master : input.names.character} | ${u.text}`)
-        .join("\n")
-      const aiAware = input.known !== undefined
-      const task = aiAware ? "facts.extract_ai_aware" : "facts.extract"
-      const prompt = fillPrompt(
-        fillPrompt(yield* template(input.language, aiAware), {
-          CONVERSATION: conversation,
-          LANLAN_NAME: input.names.character,
-          KNOWN_FACTS: (input.known ?? []).map((k) => `- ${k}`).join("\n")
-        }),
-        { MASTER_NAME: input.names.master }
-      )
-      const answer = yield* outside(
-        task,
-        client.complete({ tier: "summary", task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
-        false
-      )
-      const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
-      const plain = decodeAnswer(ExtractedFacts)(answer)
-      if (aiAware && Either.isRight(decoded)) {
-        return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
-      }
-      if (Either.isLeft(plain)) {
-        return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })
-      }
-      return plain.right.map(
-        (f): Extracted => ({
-          text: f.text,
-          importance: f.importance,
-          entity: f.entity,
-          event_when: f.event_when ?? null,
-          source: aiAware ? "ai_disclosure" : "user_observation"
-        })
-      )
-    })
-  }
-  return { extract, local: () => !client.configured("summary") }
-})
+    return { extract, local: () => !client.configured(tier) }
+  })

@@ -6,7 +6,9 @@
 import { Context, Effect, Either, Layer, Schema } from "effect"
 import type { Language } from "../domain/Locale.js"
 import { decodeAnswer } from "./JsonAnswer.js"
-import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
+import { LlmClient, LlmError, Tier } from "./LlmClient.js"
+import { ConfigInvalid, KiokuConfig } from "../Config.js"
+import type { Tunables } from "../Tunables.js"
 import { localTasks } from "./local/LocalTasks.js"
 import * as P from "./prompts/recent.js"
 import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
@@ -22,45 +24,18 @@ import { ChineseScript } from "./ChineseScript.js"
 import { templateText } from "./prompts/templates.js"
 import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
+import type { Names, ReviewInput, ReviewOutput, SummaryInput } from "./TaskTypes.js"
 import type { Extracted } from "./local/LocalFacts.js"
 
 export type { Observation, PersonaTasks } from "./PersonaTasks.js"
 export type { CorrectionAnswer, NegativeAnswer, PromotionAnswer, SignalsAnswer } from "./PersonaTasks.js"
 
-export interface Names {
-  readonly master: string
-  readonly character: string
-}
+export type { Names, ReviewInput, ReviewMessage, ReviewOutput, SummaryInput } from "./TaskTypes.js"
 
 /** Narrows a pool of facts (oldest first) to those one reflection is drawn from. */
 export type Focus = <F extends { readonly text: string; readonly importance: number; readonly entity: string }>(
   pool: ReadonlyArray<F>
 ) => ReadonlyArray<F>
-
-export interface SummaryInput {
-  /** The conversation as "speaker | text" lines. */
-  readonly text: string
-  readonly detailed: boolean
-  readonly language: Language
-  readonly staleHint: boolean
-  readonly names: Names
-}
-
-export interface ReviewMessage {
-  readonly role: "system" | "user" | "assistant"
-  readonly content: string
-}
-
-export interface ReviewInput {
-  readonly items: ReadonlyArray<ReviewMessage>
-  readonly language: Language
-  readonly names: Names
-}
-
-export interface ReviewOutput {
-  readonly explanation: string
-  readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
-}
 
 export interface Tasks extends PersonaTasks {
   readonly summarize: (input: SummaryInput) => Effect.Effect<string, LlmError>
@@ -106,6 +81,23 @@ export interface Tasks extends PersonaTasks {
   >
 }
 
+/** The tiers of the evidence tasks (`evidence_*_model_tier`); a value that is not a tier is a config error. */
+export const tiersFrom = (t: Tunables) =>
+  Effect.gen(function* () {
+    const tier = (name: string, value: string) =>
+      Schema.decodeUnknown(Tier)(value).pipe(
+        Effect.mapError(
+          () => new ConfigInvalid({ message: `tunable ${name} must be summary, correction or emotion, got ${value}` })
+        )
+      )
+    return {
+      extractFacts: yield* tier("evidence_extract_facts_model_tier", t.evidence_extract_facts_model_tier),
+      detectSignals: yield* tier("evidence_detect_signals_model_tier", t.evidence_detect_signals_model_tier),
+      negativeTarget: yield* tier("evidence_negative_target_model_tier", t.evidence_negative_target_model_tier),
+      promotionMerge: yield* tier("evidence_promotion_merge_model_tier", t.evidence_promotion_merge_model_tier)
+    }
+  })
+
 /** Tasks whose answers rest on reflections or persona entries (see Section.ts); facts and recent are not. */
 const watchesRecords = (task: string) => !task.startsWith("facts.") && !task.startsWith("recent.")
 
@@ -115,8 +107,9 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
     Effect.gen(function* () {
       const client = yield* LlmClient
       const tokens = yield* Tokenizer
+      const tiers = yield* tiersFrom((yield* KiokuConfig).tunables)
       const local = localTasks(tokens, 900)
-      const facts = yield* makeFactTasks
+      const facts = yield* makeFactTasks(tiers.extractFacts)
       const script = yield* ChineseScript
       const template = templateText(script)
       const ask = <A, I>(
@@ -231,7 +224,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           const prompt = P.fillPrompt(factDedup.en, { PAIRS: listing })
           return ask("summary", "facts.dedup", prompt, FactDedup, 60_000)
         },
-        ...personaTasks(client, ask, template),
+        ...personaTasks(client, ask, template, tiers),
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")

@@ -3,7 +3,7 @@
  * corrections): the model of the task's tier when one is configured, else the deterministic `local` provider.
  */
 import { Effect, type Schema } from "effect"
-import type { Names } from "./MemoryTasks.js"
+import type { Names } from "./TaskTypes.js"
 import type { Language } from "../domain/Locale.js"
 import type { LlmClient, LlmError, Tier } from "./LlmClient.js"
 import type { TemplateSet } from "./prompts/templates.js"
@@ -76,12 +76,17 @@ export type Ask = <A, I>(
 export type Template = (set: TemplateSet, language: Language) => Effect.Effect<string>
 
 /** The persona tasks: the model of their tier when one is configured, else the `local` provider. */
-export const personaTasks = (client: typeof LlmClient.Service, ask: Ask, template: Template): PersonaTasks => ({
+export const personaTasks = (
+  client: typeof LlmClient.Service,
+  ask: Ask,
+  template: Template,
+  tiers: { readonly detectSignals: Tier; readonly negativeTarget: Tier; readonly promotionMerge: Tier }
+): PersonaTasks => ({
   detectSignals: (input) =>
-    client.configured("summary")
+    client.configured(tiers.detectSignals)
       ? Effect.flatMap(template(signalDetection, input.language), (text) =>
           ask(
-            "summary",
+            tiers.detectSignals,
             "evidence.signals",
             fill2(
               text,
@@ -97,10 +102,10 @@ export const personaTasks = (client: typeof LlmClient.Service, ask: Ask, templat
         )
       : Effect.succeed(localSignals({ ...input, names: nameList(input.names) })),
   negativeTargets: (input) =>
-    client.configured("emotion")
+    client.configured(tiers.negativeTarget)
       ? Effect.flatMap(template(negativeTarget, input.language), (text) =>
           ask(
-            "emotion",
+            tiers.negativeTarget,
             "evidence.negative_target",
             fill2(
               text,
@@ -116,10 +121,10 @@ export const personaTasks = (client: typeof LlmClient.Service, ask: Ask, templat
         )
       : Effect.succeed(localNegativeTargets({ ...input, names: nameList(input.names) })),
   promotionMerge: (input) =>
-    client.configured("correction")
+    client.configured(tiers.promotionMerge)
       ? Effect.flatMap(template(promotionMerge, input.language), (text) =>
           ask(
-            "correction",
+            tiers.promotionMerge,
             "reflection.promotion_merge",
             fill2(
               text,

@@ -1,23 +1,23 @@
 /**
- * The maintenance scheduler: each loop of `policies.loops` runs on its own schedule and fans out one
+ * The maintenance scheduler: each enabled loop of `policies.loops` runs on its own schedule and fans out one
  * command per character (every character directory) through that character's mailbox, one character at a
  * time (each answers when its job is done), so background work never floods the process. Idle maintenance
  * only runs when no request arrived for `idleAfter`; the vector backfill only while the embedder has a model
- * (asking also starts loading it). A failure for one character is logged and never stops a loop.
+ * (asking also starts loading it). A failure for one character is logged; a pass that fails or dies as a
+ * whole is retried on the loop's restart backoff (`runLoop`), so nothing ends a loop.
  */
 import { Deferred, Duration, Effect, Layer, Option } from "effect"
 import type { ActorDefect } from "../actor/Actor.js"
+import * as CharacterDirs from "../store/CharacterDirs.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import type { Command } from "../actor/Commands.js"
 import { Placement } from "../actor/Placement.js"
-import { validateCharacterName } from "../domain/CharacterName.js"
 import { Embedder } from "../embed/Embedder.js"
 import { KiokuConfig } from "../Config.js"
 import { Recovered } from "../RuntimeStatus.js"
 import { Activity } from "./Activity.js"
-import { idleAfter, loops, loopSchedule, type Loop } from "./policies.js"
-import { characters } from "./RunOnce.js"
+import { idleAfter, loops, runLoop, type Loop } from "./policies.js"
 
 type Reply = Deferred.Deferred<void, StoreError | ActorDefect>
 
@@ -45,7 +45,8 @@ export const commandOf = (name: Loop["name"]): Option.Option<(reply: Reply) => C
 const due = (loop: Loop) =>
   Effect.gen(function* () {
     if (loop.name === "idle_maintenance") {
-      return (yield* (yield* Activity).idleFor) >= Duration.toMillis(idleAfter)
+      const { tunables } = yield* KiokuConfig
+      return (yield* (yield* Activity).idleFor) >= Duration.toMillis(idleAfter(tunables))
     }
     if (loop.name === "vector_backfill") return Option.isSome(yield* (yield* Embedder).modelId)
     return true
@@ -57,12 +58,11 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
     const placement = yield* Placement
     const { dataDir } = yield* KiokuConfig
     if (!(yield* due(loop))) return
-    for (const dir of characters(dataDir)) {
-      const name = validateCharacterName(dir)
-      if (name._tag === "Left" || !placement.owns(name.right)) continue
+    for (const name of yield* CharacterDirs.list(dataDir)) {
+      if (!placement.owns(name)) continue
       const tick = Option.match(placement.maintain, {
-        onNone: () => registry.ask<void, StoreError>(name.right, command),
-        onSome: (maintain) => maintain(name.right, loop.name)
+        onNone: () => registry.ask<void, StoreError>(name, command),
+        onSome: (maintain) => maintain(name, loop.name)
       })
       yield* tick.pipe(
         Effect.catchAll((e) =>
@@ -86,13 +86,10 @@ export const MaintenanceLive = Layer.scopedDiscard(
     const embedder = yield* Embedder
     const started = Effect.gen(function* () {
       yield* Deferred.await(recovered)
+      const enabled = loops(tunables).filter((loop) => loop.enabled)
       yield* Effect.forEach(
-        loops.flatMap((loop) => Option.toArray(Option.map(commandOf(loop.name), (command) => ({ loop, command })))),
-        ({ loop, command }) =>
-          Effect.sleep(loop.first).pipe(
-            Effect.zipRight(Effect.repeat(fanOut(loop, command), loopSchedule(loop))),
-            Effect.forkScoped
-          ),
+        enabled.flatMap((loop) => Option.toArray(Option.map(commandOf(loop.name), (command) => ({ loop, command })))),
+        ({ loop, command }) => Effect.forkScoped(runLoop(loop, fanOut(loop, command))),
         { discard: true }
       )
       yield* Effect.sleep(Duration.seconds(tunables.vectors_warmup_delay_seconds)).pipe(

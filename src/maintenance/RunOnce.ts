@@ -4,25 +4,17 @@
  * compresses a long history, then reports. Used by `kioku maintain --once` and
  * `POST /internal/maintenance/run_once`.
  */
-import { Effect, Either } from "effect"
-import { existsSync, readdirSync } from "node:fs"
+import { Effect } from "effect"
 import type { MaintenanceReport } from "../actor/Commands.js"
-import { validateCharacterName } from "../domain/CharacterName.js"
 import { KiokuConfig } from "../Config.js"
 import { MemoryService } from "../MemoryService.js"
-
-export const characters = (root: string): ReadonlyArray<string> =>
-  existsSync(root)
-    ? readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && Either.isRight(validateCharacterName(d.name)))
-        .map((d) => d.name)
-    : []
+import * as CharacterDirs from "../store/CharacterDirs.js"
 
 export const runOnce = (character?: string) =>
   Effect.gen(function* () {
     const memory = yield* MemoryService
     const { dataDir } = yield* KiokuConfig
-    const names = character === undefined ? characters(dataDir) : [character]
+    const names: ReadonlyArray<string> = character === undefined ? yield* CharacterDirs.list(dataDir) : [character]
     const reports: Array<MaintenanceReport> = yield* Effect.forEach(names, (name) => memory.maintainNow(name), {
       concurrency: 4
     })

@@ -3,7 +3,7 @@ import { Effect, Exit, Fiber, Option, Scope, TestClock } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { LlmError } from "../../src/llm/LlmClient.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { CurrentSection, outside } from "../../src/llm/Section.js"
 import { boot, setPowerful, testSettings } from "../support/layers.js"
 

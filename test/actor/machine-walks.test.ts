@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import * as path from "node:path"
 import { tunablesFrom } from "../../src/Config.js"
 import { localIso } from "../../src/domain/LocalTime.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { MemoryService } from "../../src/MemoryService.js"
 import * as Startup from "../../src/Startup.js"
 import * as Live from "../../src/statecharts/Live.js"

@@ -11,7 +11,7 @@ import { validateCharacterName } from "../../src/domain/CharacterName.js"
 import { Embedder } from "../../src/embed/Embedder.js"
 import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
 import { Fact, textHash } from "../../src/memory/facts/Fact.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { boot, testSettings } from "../support/layers.js"
 import { embedderOptions, sharedDefaultModel } from "./fixtures.js"
 

@@ -73,8 +73,8 @@ describe("state-chart routes", () => {
     await post(`${server.url}/new_dialog/Tian`, "")
     // Startup recovery loads every character (journal reconcile, persona ensure), so both seeded ones are live.
     assert.deepStrictEqual((await getJson("/api/memory/live_actors")).actors, [
-      { name: "Mio", session: "idle" },
-      { name: "Tian", session: "idle" }
+      { name: "Mio", session: "idle", supervision: "running" },
+      { name: "Tian", session: "idle", supervision: "running" }
     ])
     const live = await getJson("/api/memory/statecharts/Tian")
     assert.strictEqual(live.session, "idle")

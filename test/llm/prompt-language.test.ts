@@ -1,24 +1,28 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
+import { KiokuConfig, tunablesFrom } from "../../src/Config.js"
 import type { Language } from "../../src/domain/Locale.js"
 import { ChineseScript } from "../../src/llm/ChineseScript.js"
-import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import { MemoryTasks, tiersFrom } from "../../src/llm/MemoryTasks.js"
+import type { Tunables } from "../../src/Tunables.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 
 const names = { master: "Alex", character: "Mochi" }
 const observation = { type: "reflection" as const, id: "r1", text: "Alex likes tea", entity: "master" }
 
 /** Every reflection and persona task once in `language`; answers the prompts the model was sent, by task. */
-const promptsIn = (language: Language) =>
+const promptsIn = (language: Language, tunables: Partial<Tunables> = {}) =>
   Effect.gen(function* () {
     const { script, layer } = yield* ScriptedLlm.make
+    const config = { dataDir: "/nonexistent", configDir: "/nonexistent", tunables: tunablesFrom(tunables) }
     const tasks = yield* Effect.provide(
       MemoryTasks,
       MemoryTasks.layer.pipe(
         Layer.provide(layer),
         Layer.provide(ChineseScript.layer),
-        Layer.provide(Tokenizer.Heuristic)
+        Layer.provide(Tokenizer.Heuristic),
+        Layer.provide(Layer.succeed(KiokuConfig, config))
       )
     )
     const run = (effect: Effect.Effect<unknown, unknown>) => Effect.ignore(effect)
@@ -30,7 +34,10 @@ const promptsIn = (language: Language) =>
     yield* run(tasks.promotionMerge({ reflection: "x", entries: [], names, language }))
     yield* run(tasks.resolveCorrections({ pairs: [{ old: "a", new: "b" }], names, language }))
     const requests = yield* script.requests
-    return new Map(requests.map((r) => [r.task, r.messages.map((m) => m.content).join("\n")]))
+    return {
+      prompts: new Map(requests.map((r) => [r.task, r.messages.map((m) => m.content).join("\n")])),
+      tiers: new Map(requests.map((r) => [r.task, r.tier]))
+    }
   })
 
 const tasksSent = [
@@ -45,11 +52,11 @@ const tasksSent = [
 describe("prompt language of the reflection and persona tasks", () => {
   it.effect("sends each task's template in the call's language, Traditional Chinese derived, English otherwise", () =>
     Effect.gen(function* () {
-      const en = yield* promptsIn("en")
-      const ja = yield* promptsIn("ja")
-      const zh = yield* promptsIn("zh")
-      const tw = yield* promptsIn("zh-TW")
-      const ko = yield* promptsIn("ko")
+      const en = (yield* promptsIn("en")).prompts
+      const ja = (yield* promptsIn("ja")).prompts
+      const zh = (yield* promptsIn("zh")).prompts
+      const tw = (yield* promptsIn("zh-TW")).prompts
+      const ko = (yield* promptsIn("ko")).prompts
       assert.deepStrictEqual([...en.keys()].sort(), [...tasksSent].sort())
       const kana = /[\u3040-\u30ff]/
       for (const task of tasksSent) {
@@ -62,6 +69,28 @@ describe("prompt language of the reflection and persona tasks", () => {
       }
       assert.include(ja.get("reflection.synthesize") ?? "", "Mochiがすでに抱いている印象")
       assert.include(tw.get("reflection.synthesize") ?? "", "僅供參考")
+    })
+  )
+})
+
+describe("tiers of the evidence tasks", () => {
+  it.effect("come from the evidence_*_model_tier tunables; a value that is not a tier is a config error", () =>
+    Effect.gen(function* () {
+      const tiersOf = (tunables: Partial<Tunables>) =>
+        Effect.map(promptsIn("en", tunables), (r) =>
+          ["evidence.signals", "evidence.negative_target", "reflection.promotion_merge"].map((t) => r.tiers.get(t))
+        )
+      assert.deepStrictEqual(yield* tiersOf({}), ["summary", "emotion", "correction"])
+      assert.deepStrictEqual(
+        yield* tiersOf({
+          evidence_detect_signals_model_tier: "correction",
+          evidence_negative_target_model_tier: "summary",
+          evidence_promotion_merge_model_tier: "emotion"
+        }),
+        ["correction", "summary", "emotion"]
+      )
+      const bad = yield* Effect.either(tiersFrom(tunablesFrom({ evidence_extract_facts_model_tier: "fast" })))
+      assert.isTrue(Either.isLeft(bad) && bad.left._tag === "ConfigInvalid")
     })
   )
 })

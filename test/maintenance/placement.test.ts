@@ -8,6 +8,7 @@ import { appLayer } from "../../src/App.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { commandOf, fanOut } from "../../src/maintenance/Maintenance.js"
 import { loops } from "../../src/maintenance/policies.js"
+import { tunableDefaults } from "../../src/Tunables.js"
 import { testSettings } from "../support/layers.js"
 
 describe("maintenance under a placement", () => {
@@ -22,7 +23,7 @@ describe("maintenance under a placement", () => {
         claim: () => Effect.void,
         maintain: Option.some((name: string, loop: string) => Ref.update(sent, (s) => [...s, [name, loop] as const]))
       }
-      for (const loop of loops.filter((l) => l.name === "auto_promote" || l.name === "rebuttal")) {
+      for (const loop of loops(tunableDefaults).filter((l) => l.name === "auto_promote" || l.name === "rebuttal")) {
         const command = Option.getOrThrow(commandOf(loop.name))
         yield* fanOut(loop, command).pipe(Effect.provide(ctx), Effect.provideService(Placement, placement))
       }

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { CharacterRegistry } from "../../src/actor/CharacterRegistry.js"
@@ -9,6 +9,8 @@ import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { textHash } from "../../src/memory/facts/Fact.js"
 import { loops } from "../../src/maintenance/policies.js"
 import { MemoryService } from "../../src/MemoryService.js"
+import { tunablesFrom } from "../../src/Config.js"
+import { tunableDefaults, type Tunables } from "../../src/Tunables.js"
 import * as Startup from "../../src/Startup.js"
 import { testSettings } from "../support/layers.js"
 
@@ -31,20 +33,75 @@ const start = (settings: ReturnType<typeof testSettings>) =>
   })
 
 describe("maintenance scheduler", () => {
-  it("declares every loop once with its first delay and period", () => {
+  it("declares every loop once with its first delay and its period from the tunables", () => {
+    const seconds = (t: Tunables) =>
+      loops(t).map((l) => [l.name, Duration.toSeconds(l.first), Duration.toSeconds(l.every), l.enabled])
+    assert.deepStrictEqual(seconds(tunableDefaults), [
+      ["idle_maintenance", 20, 40, true],
+      ["signal_extraction", 60, 40, true],
+      ["auto_promote", 150, 180, true],
+      ["reflection_synthesis", 200, 180, true],
+      ["archive_sweep", 250, 3600, true],
+      ["rebuttal", 100, 180, true],
+      ["vector_backfill", 30, 20, true]
+    ])
+    const tuned = tunablesFrom({
+      idle_check_interval_seconds: 41,
+      evidence_signal_check_interval_seconds: 42,
+      evidence_signal_check_enabled: false,
+      auto_promote_check_interval_seconds: 43,
+      memory_reflection_synthesis_interval_seconds: 44,
+      evidence_archive_sweep_interval_seconds: 45,
+      rebuttal_check_interval_seconds: 46,
+      embedding_poll_seconds: 47
+    })
     assert.deepStrictEqual(
-      loops.map((l) => [l.name, l.first, l.every]),
+      seconds(tuned).map(([, , every, enabled]) => [every, enabled]),
       [
-        ["idle_maintenance", "20 seconds", "40 seconds"],
-        ["signal_extraction", "60 seconds", "40 seconds"],
-        ["auto_promote", "150 seconds", "180 seconds"],
-        ["reflection_synthesis", "200 seconds", "180 seconds"],
-        ["archive_sweep", "250 seconds", "3600 seconds"],
-        ["rebuttal", "100 seconds", "180 seconds"],
-        ["vector_backfill", "30 seconds", "20 seconds"]
+        [41, true],
+        [42, false],
+        [43, true],
+        [44, true],
+        [45, true],
+        [46, true],
+        [47, true]
       ]
     )
   })
+
+  it.scoped("a loop pass that dies is retried on the loop's backoff, and the loop goes on", () =>
+    Effect.gen(function* () {
+      const settings = yield* boot({ vectors_warmup_delay_seconds: 100_000 })
+      let asked = 0
+      const embedder = Layer.succeed(Embedder, {
+        modelId: Effect.suspend(() => (++asked === 1 ? Effect.die(new Error("probe defect")) : Effect.succeedNone)),
+        serves: Effect.succeed(() => false),
+        embed: () => Effect.fail(new EmbedError({ message: "no model in this test" }))
+      })
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, embedder }))
+      yield* Effect.provide(Startup.recover, ctx)
+      yield* TestClock.adjust("30 seconds")
+      assert.strictEqual(asked, 1)
+      yield* TestClock.adjust("1200 millis")
+      assert.strictEqual(asked, 2)
+      yield* TestClock.adjust("20 seconds")
+      assert.strictEqual(asked, 3)
+    })
+  )
+
+  it.scoped("does not send a directory whose name validation would change to another character", () =>
+    Effect.gen(function* () {
+      const settings = yield* boot()
+      mkdirSync(path.join(settings.dataDir, "Mio "), { recursive: true })
+      writeFileSync(path.join(settings.dataDir, "Mio ", "recent.json"), "[]")
+      const { memory, registry } = yield* start(settings)
+      assert.deepStrictEqual(yield* registry.active, [])
+      yield* TestClock.adjust("61 seconds")
+      assert.deepStrictEqual(yield* registry.active, [])
+      assert.isFalse(existsSync(path.join(settings.dataDir, "Mio")))
+      assert.deepStrictEqual(yield* memory.recentFiles, [])
+    })
+  )
 
   it.scoped("wakes an evicted character to extract the turns it had gathered", () =>
     Effect.gen(function* () {

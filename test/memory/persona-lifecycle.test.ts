@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { boot, setPowerful, testSettings } from "../support/layers.js"
 
 const NOW = new Date(2026, 10, 30, 12).getTime()

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { rebuttalStart, rebuttalWindow, skipAfterFailures } from "../../src/memory/evidence/RebuttalWindow.js"
+import { rebuttalStart, rebuttalWindow } from "../../src/memory/evidence/RebuttalWindow.js"
 
 const HOUR = 3_600_000
 const now = 10 * HOUR
@@ -63,13 +63,5 @@ describe("rebuttal window", () => {
     const stale = rebuttalWindow({ cursor: 5 * HOUR, now, rows: [row(4 * HOUR), row(5 * HOUR)] })
     assert.deepStrictEqual(stale.take, [])
     assert.strictEqual(stale.nextCursor, now)
-  })
-
-  it("skips a window after five failures", () => {
-    assert.deepStrictEqual(
-      [0, 4, 5, 6].map((n) => skipAfterFailures(n)),
-      [false, false, true, true]
-    )
-    assert.isTrue(skipAfterFailures(2, 2))
   })
 })

@@ -3,7 +3,7 @@ import { Effect, Fiber, Layer, TestClock } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import type { StoredMessage } from "../../src/domain/Message.js"
-import * as ScriptedLlm from "../../src/llm/ScriptedLlm.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { MemoryService } from "../../src/MemoryService.js"
 import { fingerprint } from "../../src/memory/recent/Compression.js"
 import {

@@ -37,17 +37,22 @@ describe("reflection synthesis rules", () => {
   })
 
   it("needs five unabsorbed facts of importance 5 or more and keeps the top twenty", () => {
+    const limits = { min: 5, max: 20 }
     const few = [1, 2, 3, 4].map((i) => fact(`f${i}`, 6, "2026-11-01T00:00:00.000000"))
-    assert.isUndefined(selectFacts([...few, fact("low", 4, "2026-11-01T00:00:00.000000"), fact("used", 9, "x", true)]))
+    assert.isUndefined(
+      selectFacts([...few, fact("low", 4, "2026-11-01T00:00:00.000000"), fact("used", 9, "x", true)], limits)
+    )
+    assert.strictEqual(selectFacts(few, { min: 4, max: 20 })?.facts.length, 4)
     const many = Array.from({ length: 25 }, (_, i) =>
       fact(`f${String(i).padStart(2, "0")}`, i < 5 ? 9 : 6, `2026-11-${String(1 + i).padStart(2, "0")}T00:00:00.000000`)
     )
-    const chosen = selectFacts(many)
+    const chosen = selectFacts(many, limits)
+    assert.strictEqual(selectFacts(many, { min: 5, max: 7 })?.facts.length, 7)
     assert.strictEqual(chosen?.facts.length, 20)
     assert.includeMembers([...(chosen?.sourceFactIds ?? [])], ["f00", "f04", "f05", "f19"])
     assert.notInclude([...(chosen?.sourceFactIds ?? [])], "f24")
     assert.deepStrictEqual(chosen?.sourceFactIds, [...(chosen?.sourceFactIds ?? [])].sort())
-    assert.strictEqual(selectFacts([...many].reverse())?.id, chosen?.id)
+    assert.strictEqual(selectFacts([...many].reverse(), limits)?.id, chosen?.id)
     assert.notStrictEqual(chosen?.backoffKey, chosen?.id)
   })
 
@@ -65,7 +70,7 @@ describe("reflection synthesis rules", () => {
       seen.push(p.map((f) => f.id))
       return p.filter((f) => f.text.startsWith("run"))
     }
-    const chosen = selectFacts([...pool, fact("gone", 9, "x", true), fact("low", 4, "x")], runs)
+    const chosen = selectFacts([...pool, fact("gone", 9, "x", true), fact("low", 4, "x")], { min: 5, max: 20 }, runs)
     const related = pool.filter((f) => f.text.startsWith("run")).map((f) => f.id)
     assert.deepStrictEqual(chosen?.sourceFactIds, [...related].sort())
     assert.strictEqual(chosen?.id, reflectionId(related))
@@ -75,9 +80,9 @@ describe("reflection synthesis rules", () => {
       [...pool].reverse().map((f) => f.id),
       "the focus sees the pool oldest first"
     )
-    assert.strictEqual(selectFacts([...pool].reverse(), runs)?.id, chosen?.id)
-    assert.isUndefined(selectFacts(pool, (p) => p.slice(0, 4)))
-    assert.strictEqual(selectFacts(pool, (p) => p)?.facts.length, 20)
+    assert.strictEqual(selectFacts([...pool].reverse(), { min: 5, max: 20 }, runs)?.id, chosen?.id)
+    assert.isUndefined(selectFacts(pool, { min: 5, max: 20 }, (p) => p.slice(0, 4)))
+    assert.strictEqual(selectFacts(pool, { min: 5, max: 20 }, (p) => p)?.facts.length, 20)
   })
 
   it("validates the ontology of a draft", () => {
@@ -277,13 +282,23 @@ describe("follow-up topics", () => {
       ["a", "f"]
     )
     const many = ["p", "q", "r", "s"].map((id, i) => ({ reflection: r(id), score: i }))
+    const weighted = { weighted: true, base: 0.5 }
     assert.deepStrictEqual(
-      pickFollowups(many.slice(0, 3), 3, 0.5, []).map((x) => x.id),
+      pickFollowups(many.slice(0, 3), 3, weighted, []).map((x) => x.id),
       ["p", "q", "r"]
     )
     assert.deepStrictEqual(
-      pickFollowups(many, 3, 0.5, [0.99, 0.01, 0.5, 0.9]).map((x) => x.id),
+      pickFollowups(many, 3, weighted, [0.99, 0.01, 0.5, 0.9]).map((x) => x.id),
       ["p", "s", "r"]
+    )
+    const uniforms = [0.6, 0.5, 0.4, 0.3]
+    assert.deepStrictEqual(
+      pickFollowups(many, 3, weighted, uniforms).map((x) => x.id),
+      ["s", "r", "q"]
+    )
+    assert.deepStrictEqual(
+      pickFollowups(many, 3, { weighted: false, base: 0.5 }, uniforms).map((x) => x.id),
+      ["p", "q", "r"]
     )
   })
 

@@ -3,7 +3,7 @@
  * that only removes exact repeats (a review that changes nothing is a valid answer).
  */
 import { Effect } from "effect"
-import type { ReviewInput, ReviewOutput, SummaryInput } from "../MemoryTasks.js"
+import type { ReviewInput, ReviewOutput, SummaryInput } from "../TaskTypes.js"
 import type { TokenCounter } from "../Tokenizer.js"
 import { summarise } from "./LocalSummary.js"
 

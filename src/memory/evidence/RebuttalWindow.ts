@@ -4,12 +4,11 @@
  * future; the SQL `LIMIT 200` is the caller's), then `rebuttalWindow` takes the first `batch` of them,
  * extended over rows sharing the last taken timestamp so a strict `ts > cursor` read never splits a tie.
  * The next cursor is the last taken timestamp (so the rest drains on later ticks), or `now` when there was
- * nothing to take. After `max` failures on the same window the caller skips it by saving `nextCursor`.
+ * nothing to take. A window that keeps failing is skipped by saving `nextCursor` (policy `rebuttalRetry`).
  */
 
 export const REBUTTAL_LOOKBACK_MS = 3_600_000
 export const REBUTTAL_BATCH = 20
-export const REBUTTAL_MAX_FAILURES = 5
 
 export interface RebuttalWindowInput<R extends { readonly ts: number }> {
   readonly cursor: number | undefined
@@ -40,6 +39,3 @@ export const rebuttalWindow = <R extends { readonly ts: number }>(input: Rebutta
   const cut = eligible.findIndex((r, i) => i >= batch && r.ts !== last.ts)
   return { from, take: eligible.slice(0, cut === -1 ? eligible.length : cut), nextCursor: last.ts }
 }
-
-/** True once a window has failed `max` times and should be skipped. */
-export const skipAfterFailures = (failures: number, max = REBUTTAL_MAX_FAILURES): boolean => failures >= max

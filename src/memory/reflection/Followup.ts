@@ -1,8 +1,9 @@
 /**
  * Picking follow-up topics (neko-compat §4.8): pending reflections whose cooldown has passed (an unreadable
  * `next_eligible_at` counts as passed) and whose score is not negative, de-duplicated by their normalised
- * first 120 characters; more than `k` are sampled by weight without replacement (Efraimidis–Spirakis,
- * weight = max(score, 0) + base), otherwise all are taken. `uniforms` supplies the random numbers.
+ * first 120 characters; more than `k` are sampled without replacement, by weight when `weighted`
+ * (Efraimidis–Spirakis, weight = max(score, 0) + base) and uniformly otherwise, else all are taken.
+ * `uniforms` supplies the random numbers.
  */
 import { parseLocal } from "../../domain/LocalTime.js"
 import type { Reflection } from "./Reflection.js"
@@ -31,12 +32,13 @@ export const eligible = (
 export const pickFollowups = (
   candidates: ReadonlyArray<{ readonly reflection: Reflection; readonly score: number }>,
   k: number,
-  weightBase: number,
+  weighting: { readonly weighted: boolean; readonly base: number },
   uniforms: ReadonlyArray<number>
 ): Array<Reflection> => {
   if (candidates.length <= k) return candidates.map((c) => c.reflection)
+  const weight = (score: number) => (weighting.weighted ? Math.max(score, 0) + weighting.base : 1)
   return candidates
-    .map((c, i) => ({ c, key: Math.pow(uniforms[i] ?? 0.5, 1 / (Math.max(c.score, 0) + weightBase)) }))
+    .map((c, i) => ({ c, key: Math.pow(uniforms[i] ?? 0.5, 1 / weight(c.score)) }))
     .sort((a, b) => b.key - a.key)
     .slice(0, k)
     .map((x) => x.c.reflection)

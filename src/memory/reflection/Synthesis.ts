@@ -1,14 +1,12 @@
 /**
  * Pure rules of reflection synthesis (neko-compat §4.4): choosing the facts (unabsorbed, importance ≥ 5,
- * optionally narrowed to a related group, at least 5, the top 20 by importance then age), the deterministic
- * `ref_` id of a fact set (stable under any reordering, so a retried synthesis is idempotent), the backoff
- * key, and the ontology validation of a model's answer.
+ * optionally narrowed to a related group, at least `min_facts_for_reflection`, the top
+ * `reflection_synthesis_facts_max` by importance then age), the deterministic `ref_` id of a fact set (stable
+ * under any reordering, so a retried synthesis is idempotent), the backoff key, and the ontology validation of
+ * a model's answer.
  */
 import { createHash } from "node:crypto"
 import type { Fact } from "../facts/Fact.js"
-
-export const MIN_FACTS = 5
-export const MAX_FACTS = 20
 
 /** `ref_` + the first 16 hex of sha256 over the sorted ids, each followed by a NUL byte. */
 export const reflectionId = (factIds: ReadonlyArray<string>): string => {
@@ -29,6 +27,13 @@ export interface Selection {
   readonly backoffKey: string
 }
 
+export interface SelectionLimits {
+  /** Fewer eligible facts than this: nothing to synthesise. */
+  readonly min: number
+  /** At most this many facts go into one reflection. */
+  readonly max: number
+}
+
 /**
  * `focus`, when given, narrows the eligible pool (passed oldest first) to the facts one synthesis may draw
  * from — the `local` provider's related cluster; without it a model sees the whole pool, as in N.E.K.O.
@@ -36,18 +41,20 @@ export interface Selection {
  */
 export const selectFacts = (
   facts: ReadonlyArray<Fact>,
+  limits: SelectionLimits,
   focus?: (pool: ReadonlyArray<Fact>) => ReadonlyArray<Fact>
 ): Selection | undefined => {
   const pool = facts.filter((f) => !f.absorbed && f.importance >= 5)
-  if (pool.length < MIN_FACTS) return undefined
+  const min = Math.max(1, limits.min)
+  if (pool.length < min) return undefined
   const drawn =
     focus === undefined
       ? pool
       : focus([...pool].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)))
-  if (drawn.length < MIN_FACTS) return undefined
+  if (drawn.length < min) return undefined
   const chosen = [...drawn]
     .sort((a, b) => b.importance - a.importance || a.created_at.localeCompare(b.created_at))
-    .slice(0, MAX_FACTS)
+    .slice(0, Math.max(1, limits.max))
     .sort((a, b) => a.id.localeCompare(b.id))
   const sourceFactIds = chosen.map((f) => f.id)
   return {

@@ -3,7 +3,7 @@
  * (the delay runs on Effect's Clock, so `TestClock` drives it), and every request is recorded.
  */
 import { Effect, Layer, Ref, type Duration } from "effect"
-import { LlmClient, LlmError, type ChatRequest } from "./LlmClient.js"
+import { LlmClient, LlmError, type ChatRequest } from "../../src/llm/LlmClient.js"
 
 export type Scripted =
   | { readonly answer: string; readonly delay?: Duration.DurationInput }

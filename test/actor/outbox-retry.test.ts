@@ -1,0 +1,51 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { readFileSync } from "node:fs"
+import * as path from "node:path"
+import { appLayer } from "../../src/App.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
+import { setPowerful, testSettings } from "../support/layers.js"
+import * as ScriptedLlm from "../support/ScriptedLlm.js"
+
+const fact = (text: string) => ({
+  answer: JSON.stringify([{ text, importance: 6, entity: "master", event_when: null }])
+})
+const turn = (user: string) => ({
+  messages: [
+    { role: "user", content: user },
+    { role: "assistant", content: "I see." }
+  ]
+})
+
+describe("outbox retries", () => {
+  it.scoped("a failed op waits for its backoff instead of running again with the next turn", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({ actor_idle_ttl_seconds: 86_400 })
+      setPowerful(settings, false)
+      const scripted = yield* ScriptedLlm.make
+      yield* scripted.script.push("facts.extract", { fail: "network" }, fact("Master likes pears"))
+      yield* scripted.script.push("facts.extract", fact("Master likes figs"))
+      const ctx = yield* Layer.build(
+        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
+      )
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      const calls = Effect.map(scripted.script.requests, (all) => all.filter((r) => r.task === "facts.extract").length)
+      yield* memory.write("cache", "Pears", turn("I like figs."))
+      yield* memory.awaitBackground("Pears")
+      assert.strictEqual(yield* calls, 1)
+      yield* memory.write("cache", "Pears", turn("I like pears."))
+      yield* memory.awaitBackground("Pears")
+      assert.strictEqual(yield* calls, 2)
+      yield* TestClock.adjust("12 seconds")
+      yield* memory.awaitBackground("Pears")
+      assert.strictEqual(yield* calls, 3)
+      const texts = JSON.parse(readFileSync(path.join(settings.dataDir, "Pears", "facts.json"), "utf8")).map(
+        (f: { text: string }) => f.text
+      )
+      assert.sameMembers(texts, ["Master likes pears", "Master likes figs"])
+    })
+  )
+})
