@@ -29,7 +29,7 @@ describe("vector backfill with a backlog", () => {
       })
       const dir = path.join(settings.dataDir, "Poll")
       mkdirSync(dir, { recursive: true })
-      // Five facts and the reflection maintainNow synthesises from them: three ticks of two.
+      // Five unrelated facts (no reflection forms from them): three ticks of at most two.
       const texts = ["I have a cat", "I drink tea", "kitten", "green tea", "a dog"]
       writeFileSync(path.join(dir, "facts.json"), JSON.stringify(texts.map((t, i) => fact(`f${i}`, t))))
       const memory = yield* boot(settings, { embedder: Layer.succeed(Embedder, service) })
@@ -49,10 +49,10 @@ describe("vector backfill with a backlog", () => {
       assert.strictEqual(stored(), 4)
       yield* TestClock.adjust("5 seconds")
       yield* memory.awaitBackground("Poll")
-      assert.strictEqual(stored(), 6)
+      assert.strictEqual(stored(), 5)
       yield* TestClock.adjust("1 minute")
       yield* memory.awaitBackground("Poll")
-      assert.strictEqual(stored(), 6)
+      assert.strictEqual(stored(), 5)
     })
   )
 })
