@@ -1,7 +1,7 @@
 /**
  * Stage-1 fact extraction behind the memory-task interface: a configured `summary` tier answers through
- * the FACT_EXTRACTION template (60 s), decoded with its contract; otherwise the `local` provider's pattern
- * extraction runs, with wink-nlp (loaded on first use) finding English sentence boundaries.
+ * the FACT_EXTRACTION template (60 s), decoded with its contract; otherwise the `local` provider's
+ * extraction engine runs, with wink-nlp (loaded on first use, shared with the local memo) for English.
  */
 import { Effect, Either } from "effect"
 import type { Language } from "../domain/Locale.js"
@@ -9,6 +9,7 @@ import { ChineseScript } from "./ChineseScript.js"
 import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError } from "./LlmClient.js"
 import { outside } from "./Section.js"
+import type { EnglishNlp } from "./local/extract/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
@@ -23,70 +24,55 @@ export interface ExtractInput {
   readonly known?: ReadonlyArray<string>
 }
 
-export const makeFactTasks = Effect.gen(function* () {
-  const client = yield* LlmClient
-  const script = yield* ChineseScript
-  const sentences = yield* Effect.cached(
-    Effect.tryPromise(async () => {
-      const [{ default: winkNLP }, { default: model }] = await Promise.all([
-        import("wink-nlp"),
-        import("wink-eng-lite-web-model")
-      ])
-      const nlp = winkNLP(model)
-      return (text: string): ReadonlyArray<string> => nlp.readDoc(text).sentences().out()
-    }).pipe(
-      Effect.orElseSucceed(
-        () =>
-          (text: string): ReadonlyArray<string> =>
-            text.split(/(?<=[.!?])\s+/)
-      )
-    )
-  )
+export const makeFactTasks = (english: Effect.Effect<EnglishNlp>) =>
+  Effect.gen(function* () {
+    const client = yield* LlmClient
+    const script = yield* ChineseScript
 
-  const text = templateText(script)
-  const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
+    const text = templateText(script)
+    const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
 
-  const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
-    if (!client.configured("summary")) {
-      return Effect.map(sentences, (split) => extractFacts(input.utterances, input.names, split))
+    const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
+      if (!client.configured("summary")) {
+        return Effect.map(english, (nlp) => extractFacts(input.utterances, input.names, nlp))
+      }
+      return Effect.gen(function* () {
+        const conversation = input.utterances
+          .map((u) => `${u.speaker === "human" ? input.names.master : input.names.character} | ${u.text}`)
+          .join("\n")
+        const aiAware = input.known !== undefined
+        const task = aiAware ? "facts.extract_ai_aware" : "facts.extract"
+        const prompt = fillPrompt(
+          fillPrompt(yield* template(input.language, aiAware), {
+            CONVERSATION: conversation,
+            LANLAN_NAME: input.names.character,
+            KNOWN_FACTS: (input.known ?? []).map((k) => `- ${k}`).join("\n")
+          }),
+          { MASTER_NAME: input.names.master }
+        )
+        const answer = yield* outside(
+          task,
+          client.complete({ tier: "summary", task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
+          false
+        )
+        const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
+        const plain = decodeAnswer(ExtractedFacts)(answer)
+        if (aiAware && Either.isRight(decoded)) {
+          return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
+        }
+        if (Either.isLeft(plain)) {
+          return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })
+        }
+        return plain.right.map(
+          (f): Extracted => ({
+            text: f.text,
+            importance: f.importance,
+            entity: f.entity,
+            event_when: f.event_when ?? null,
+            source: aiAware ? "ai_disclosure" : "user_observation"
+          })
+        )
+      })
     }
-    return Effect.gen(function* () {
-      const conversation = input.utterances
-        .map((u) => `${u.speaker === "human" ? input.names.master : input.names.character} | ${u.text}`)
-        .join("\n")
-      const aiAware = input.known !== undefined
-      const task = aiAware ? "facts.extract_ai_aware" : "facts.extract"
-      const prompt = fillPrompt(
-        fillPrompt(yield* template(input.language, aiAware), {
-          CONVERSATION: conversation,
-          LANLAN_NAME: input.names.character,
-          KNOWN_FACTS: (input.known ?? []).map((k) => `- ${k}`).join("\n")
-        }),
-        { MASTER_NAME: input.names.master }
-      )
-      const answer = yield* outside(
-        task,
-        client.complete({ tier: "summary", task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
-        false
-      )
-      const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
-      const plain = decodeAnswer(ExtractedFacts)(answer)
-      if (aiAware && Either.isRight(decoded)) {
-        return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
-      }
-      if (Either.isLeft(plain)) {
-        return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })
-      }
-      return plain.right.map(
-        (f): Extracted => ({
-          text: f.text,
-          importance: f.importance,
-          entity: f.entity,
-          event_when: f.event_when ?? null,
-          source: aiAware ? "ai_disclosure" : "user_observation"
-        })
-      )
-    })
-  }
-  return { extract, local: () => !client.configured("summary") }
-})
+    return { extract, local: () => !client.configured("summary") }
+  })

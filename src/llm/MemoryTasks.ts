@@ -22,6 +22,7 @@ import { ChineseScript } from "./ChineseScript.js"
 import { templateText } from "./prompts/templates.js"
 import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
+import { loadEnglish } from "./local/extract/EnglishNlp.js"
 import type { Extracted } from "./local/LocalFacts.js"
 
 export type { Observation, PersonaTasks } from "./PersonaTasks.js"
@@ -104,8 +105,9 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
     Effect.gen(function* () {
       const client = yield* LlmClient
       const tokens = yield* Tokenizer
-      const local = localTasks(tokens, 900)
-      const facts = yield* makeFactTasks
+      const english = yield* Effect.cached(loadEnglish)
+      const local = localTasks(tokens, 900, english)
+      const facts = yield* makeFactTasks(english)
       const script = yield* ChineseScript
       const template = templateText(script)
       const ask = <A, I>(
