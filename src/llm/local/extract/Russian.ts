@@ -124,7 +124,10 @@ export const russian: LanguageTable = {
   topics,
   rewrite: (s, voice, g) => {
     const named = s.replace(/(^|\s)меня зовут(?=\s)/i, `$1имя ${voice.self} —`)
-    return rewriteInflected(named, voice, g, spec) ?? (named === s ? undefined : named.charAt(0).toUpperCase() + named.slice(1))
+    return (
+      rewriteInflected(named, voice, g, spec) ??
+      (named === s ? undefined : named.charAt(0).toUpperCase() + named.slice(1))
+    )
   },
   pronouns: (s, voice, g) =>
     rewriteInflected(s, voice, g, { ...spec, verbs: new Map(), regular: () => undefined }) ?? s,
