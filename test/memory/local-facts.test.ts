@@ -15,14 +15,14 @@ describe("local fact extraction", () => {
         { speaker: "ai", text: "I love rainy days." }
       ])
       const byText = new Map(facts.map((f) => [f.text, f]))
-      assert.strictEqual(byText.get("Master's name is Alex Kim")?.importance, 9)
+      assert.strictEqual(byText.get("Master's name is Alex Kim")?.importance, 10)
       assert.deepStrictEqual(byText.get("Master moved to Osaka last week")?.event_when, {
         start: { offset: -1, unit: "week" },
         end: null
       })
       assert.strictEqual(byText.get("Master loves spicy ramen")?.importance, 6)
       assert.strictEqual(byText.get("Master works at Nintendo")?.importance, 8)
-      assert.strictEqual(byText.get("Master is 29 years old")?.importance, 9)
+      assert.strictEqual(byText.get("Master is 29 years old")?.importance, 10)
       assert.strictEqual(byText.get("Master does not want to talk about Master's ex")?.importance, 9)
       assert.isTrue(byText.has("Master's sister is a nurse"))
       assert.deepStrictEqual(byText.get("Master adopted a kitten named Mochi 3 days ago")?.event_when, {

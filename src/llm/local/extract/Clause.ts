@@ -44,7 +44,7 @@ export type Topic =
 
 const weight: Readonly<Record<Topic, number>> = {
   remember: 10,
-  identity: 9,
+  identity: 10,
   directive: 9,
   health: 8,
   family: 8,
