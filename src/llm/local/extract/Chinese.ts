@@ -33,7 +33,7 @@ const pronouns = (text: string, voice: Voice, g: Group): string => {
     const by = m[1]
       ? groupPhrase(voice, g)
       : m[2]
-        ? folded.startsWith("的", at + 1)
+        ? /[的家]/.test(folded.charAt(at + 1))
           ? voice.self
           : `${voice.self}的`
         : m[3]
@@ -45,6 +45,9 @@ const pronouns = (text: string, voice: Voice, g: Group): string => {
   return out + text.slice(last)
 }
 
+const someoneElse = /^(这|那|它|他|她|天气|外面|今天天气|电影|这部|那部|这个|那个|大家|别人|有人)/
+const verdict = /(好看|好吃|好听|有意思|有趣|不错|可爱|漂亮|厉害|好玩|无聊)了?$/
+
 const rewrite = (sentence: string, voice: Voice, g: Group): string | undefined => {
   const folded = foldChinese(sentence)
   if (/我|咱/.test(folded)) return pronouns(sentence, voice, g)
@@ -52,7 +55,8 @@ const rewrite = (sentence: string, voice: Voice, g: Group): string | undefined =
   if (kinStart.test(folded) || attributeStart.test(folded)) return `${voice.self}的${text}`
   if (!content.test(folded)) return undefined
   if (bare.test(folded) || preference.test(folded)) return `${voice.self}${text}`
-  return undefined
+  if (someoneElse.test(folded) || verdict.test(folded) || folded.startsWith(voice.other)) return undefined
+  return `${voice.self}${text}`
 }
 
 const topics: ReadonlyArray<readonly [Topic, RegExp]> = [
