@@ -63,6 +63,14 @@ const statements: ReadonlyArray<Row> = [
   ],
   ["Please don't mention my ex again.", "Master does not want to talk about Master's ex", "master", "high"],
   [
+    "Gonna visit my grandma in Osaka next week.",
+    "Master is going to visit Master's grandma in Osaka next week",
+    "master",
+    "high"
+  ],
+  ["Went hiking with my kids last weekend!", "Master went hiking with Master's kids last weekend", "master", "high"],
+  ["Been learning French for a year now.", "Master has been learning French for a year now", "master", "mid"],
+  [
     "Remember that my sister's wedding is on June 3rd.",
     "Master asked Tian to remember: Master's sister's wedding is on June 3rd",
     "master",
@@ -84,7 +92,9 @@ const fillers: ReadonlyArray<Row> = [
   ["I'm so happy for you!", null],
   ["I think that's great.", null],
   ["That sounds amazing!", null],
-  ["I'm going to bed now.", null]
+  ["I'm going to bed now.", null],
+  ["Playing guitar is fun.", null],
+  ["Thanks for the tip!", null]
 ]
 
 const firstPerson = /\b(I|me|my|mine|myself|we|us|our)\b/i

@@ -189,6 +189,27 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
   return capitalise ? text.charAt(0).toUpperCase() + text.slice(1) : text
 }
 
+const dropped: Readonly<Record<string, string>> = {
+  gonna: "is going to",
+  wanna: "wants to",
+  gotta: "has to",
+  been: "has been"
+}
+
+const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice) => {
+  const first = tokens[0]
+  if (first === undefined || tokens.filter(wordLike).length < 4) return undefined
+  if (tokens.some((t) => /^(i|i'm|we|you|he|she|they|it|this|that|there)$/.test(t.lower))) return undefined
+  const fixed = dropped[first.lower]
+  if (fixed !== undefined) return { text: `${voice.self} ${fixed}`, drop: 1 }
+  if (first.pos === "VERB" && /ed$/.test(first.lower) && first.lower !== first.lemma)
+    return { text: voice.self, drop: 0 }
+  if (first.pos === "VERB" && /^(went|got|had|made|took|saw|met|ran|bought|found|began|came)$/.test(first.lower)) {
+    return { text: voice.self, drop: 0 }
+  }
+  return undefined
+}
+
 const pastCue = /\b(yesterday|ago|last|earlier|once|when (i|we) was|back then|used to)\b/
 const familyCue = /\b(kids?|children|wife|husband|family|mom|dad|parents|son|daughter|baby|partner)\b/
 
@@ -247,9 +268,16 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
     }
   }
   if (T.remarks.some((re) => re.test(plain))) return notFact("remark", original)
-  if (!stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))) return notFact("remark", original)
+  const lead = subjectless(stated, voice)
+  if (lead === undefined && !stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))) {
+    return notFact("remark", original)
+  }
   if (stated.filter(wordLike).length < 3) return notFact("remark", original)
-  const text = rewrite(stated, ctx)
+  const body = rewrite(lead === undefined ? stated : stated.slice(lead.drop), ctx, false)
+  const text =
+    lead === undefined
+      ? body.charAt(0).toUpperCase() + body.slice(1)
+      : `${lead.text} ${body.charAt(0).toLowerCase()}${body.slice(1)}`
   const found = topicsIn(text.toLowerCase(), T.topics)
   const together = ctx.shared && stated.some((t) => T.groupWords.has(t.lower))
   const both = shared || together

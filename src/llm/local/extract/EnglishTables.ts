@@ -143,7 +143,7 @@ export const topics: ReadonlyArray<readonly [Topic, RegExp]> = [
   ],
   [
     "habit",
-    /\b(always|usually|often|never|every (day|morning|night|evening|week|weekend|month|year|sunday|monday|tuesday|wednesday|thursday|friday|saturday|time)|each (day|morning|week)|daily|weekly|on weekends|most days|regularly|routine|habit|hobby|hobbies|is learning|learning to|practic\w+|lessons|a lot|lots of|all the time|tends? to|at least once|twice a|once a|since (i was|childhood|high school)|for (\d+|a few|many|several|two|three) years)\b/
+    /\b(always|usually|often|never|every (day|morning|night|evening|week|weekend|month|year|sunday|monday|tuesday|wednesday|thursday|friday|saturday|time)|each (day|morning|week)|daily|weekly|on weekends|most days|regularly|routine|habit|hobby|hobbies|is learning|learning to|practic\w+|lessons|a lot|lots of|all the time|tends? to|at least once|twice a|once a|since (i was|childhood|high school)|for (\d+|a|one|a few|many|several|two|three) years?)\b/
   ],
   [
     "preference",
