@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
-import winkNLP from "wink-nlp"
-import model from "wink-eng-lite-web-model"
+import { Effect } from "effect"
 import { createMemoryRuntime } from "../src/lib.js"
+import { loadEnglish } from "../src/llm/local/extract/EnglishNlp.js"
 import { extractFacts } from "../src/llm/local/LocalFacts.js"
 
 interface Turn {
@@ -44,14 +44,13 @@ export const runExtract = async (args: ReadonlyArray<string>) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-extract-"))
   mkdirSync(path.join(root, "config"))
   writeFileSync(path.join(root, "config", "core_config.json"), JSON.stringify({ powerful_memory_enabled: false }))
-  const nlp = winkNLP(model)
-  const sentences = (text: string): ReadonlyArray<string> => nlp.readDoc(text).sentences().out()
+  const english = await Effect.runPromise(loadEnglish)
   const names = { master: "Master", character: "Tian" }
   const rawStart = performance.now()
   const raw = extractFacts(
     turns.map((t) => ({ speaker: "human" as const, text: t.text })),
     names,
-    sentences
+    english
   ).length
   const rawSeconds = (performance.now() - rawStart) / 1000
   process.stdout.write(

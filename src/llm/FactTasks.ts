@@ -1,7 +1,7 @@
 /**
  * Stage-1 fact extraction behind the memory-task interface: a configured `summary` tier answers through
- * the FACT_EXTRACTION template (60 s), decoded with its contract; otherwise the `local` provider's pattern
- * extraction runs, with wink-nlp (loaded on first use) finding English sentence boundaries.
+ * the FACT_EXTRACTION template (60 s), decoded with its contract; otherwise the `local` provider's
+ * extraction engine runs, with wink-nlp (loaded on first use, shared with the local memo) for English.
  */
 import { Effect, Either } from "effect"
 import type { Language } from "../domain/Locale.js"
@@ -9,6 +9,7 @@ import { ChineseScript } from "./ChineseScript.js"
 import { decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
 import { outside } from "./Section.js"
+import type { EnglishNlp } from "./local/extract/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
@@ -24,33 +25,17 @@ export interface ExtractInput {
 }
 
 /** The fact tasks; `tier` answers them when it has a model, else the `local` provider does. */
-export const makeFactTasks = (tier: Tier) =>
+export const makeFactTasks = (tier: Tier, english: Effect.Effect<EnglishNlp>) =>
   Effect.gen(function* () {
     const client = yield* LlmClient
     const script = yield* ChineseScript
-    const sentences = yield* Effect.cached(
-      Effect.tryPromise(async () => {
-        const [{ default: winkNLP }, { default: model }] = await Promise.all([
-          import("wink-nlp"),
-          import("wink-eng-lite-web-model")
-        ])
-        const nlp = winkNLP(model)
-        return (text: string): ReadonlyArray<string> => nlp.readDoc(text).sentences().out()
-      }).pipe(
-        Effect.orElseSucceed(
-          () =>
-            (text: string): ReadonlyArray<string> =>
-              text.split(/(?<=[.!?])\s+/)
-        )
-      )
-    )
 
     const text = templateText(script)
     const template = (lang: Language, aiAware: boolean) => text(aiAware ? factExtractionAiAware : factExtraction, lang)
 
     const extract = (input: ExtractInput): Effect.Effect<ReadonlyArray<Extracted>, LlmError> => {
       if (!client.configured(tier)) {
-        return Effect.map(sentences, (split) => extractFacts(input.utterances, input.names, split))
+        return Effect.map(english, (nlp) => extractFacts(input.utterances, input.names, nlp))
       }
       return Effect.gen(function* () {
         const conversation = input.utterances

@@ -25,6 +25,7 @@ import { templateText } from "./prompts/templates.js"
 import { outside } from "./Section.js"
 import { makeFactTasks, type ExtractInput } from "./FactTasks.js"
 import type { Names, ReviewInput, ReviewOutput, SummaryInput } from "./TaskTypes.js"
+import { loadEnglish } from "./local/extract/EnglishNlp.js"
 import type { Extracted } from "./local/LocalFacts.js"
 
 export type { Observation, PersonaTasks } from "./PersonaTasks.js"
@@ -108,8 +109,9 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
       const client = yield* LlmClient
       const tokens = yield* Tokenizer
       const tiers = yield* tiersFrom((yield* KiokuConfig).tunables)
-      const local = localTasks(tokens, 900)
-      const facts = yield* makeFactTasks(tiers.extractFacts)
+      const english = yield* Effect.cached(loadEnglish)
+      const local = localTasks(tokens, 900, english)
+      const facts = yield* makeFactTasks(tiers.extractFacts, english)
       const script = yield* ChineseScript
       const template = templateText(script)
       const ask = <A, I>(

@@ -215,7 +215,7 @@ describe("memory tasks over the adapter", () => {
   it.effect("answers with the local provider when the tier has no model", () =>
     Effect.gen(function* () {
       const tasks = yield* tasksFor("")
-      assert.strictEqual(yield* tasks.summarize(input), "Alex: I moved to Osaka")
+      assert.strictEqual(yield* tasks.summarize(input), "Alex moved to Osaka.")
     })
   )
 })

@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { StoredMessage } from "../../src/domain/Message.js"
-import { summarise } from "../../src/llm/local/LocalSummary.js"
 import { heuristic } from "../../src/llm/Tokenizer.js"
 import {
   chunkLines,
@@ -77,43 +76,5 @@ describe("compression rules", () => {
     assert.strictEqual(cutToSentenceEnd("One. Two! Three and"), "One. Two!")
     assert.strictEqual(cutToSentenceEnd("一。二！三"), "一。二！")
     assert.strictEqual(cutToSentenceEnd("no end"), "no end")
-  })
-})
-
-describe("local summary", () => {
-  const conversation = [
-    "Alex | hi!",
-    "Tian | Hello Alex!",
-    "Alex | I moved to Osaka in March 2024 with my sister Mei.",
-    "Alex | My cat Mochi is 3 years old.",
-    "Alex | Actually she is 4 years old.",
-    "Alex | Please don't mention my old job at Initech.",
-    "Tian | Got it, I will not mention it.",
-    "Alex | The weather is nice.",
-    "Alex | 我下周三要去北京出差。"
-  ].join("\n")
-
-  it("keeps names, numbers, corrections and do-not-mention requests", () => {
-    const summary = summarise(conversation, 900, heuristic.count)
-    assert.include(summary, "Alex: I moved to Osaka in March 2024 with my sister Mei.")
-    assert.include(summary, "My cat Mochi is 3 years old, later Actually she is 4 years old.")
-    assert.include(summary, "Please don't mention my old job at Initech.")
-    assert.include(summary, "我下周三要去北京出差。")
-    assert.notInclude(summary, "hi!")
-  })
-
-  it("stays within the budget but never drops a do-not-mention request", () => {
-    const summary = summarise(conversation, 25, heuristic.count)
-    assert.include(summary, "Please don't mention my old job at Initech.")
-    assert.isAtMost(heuristic.count(summary), 25 + 20)
-  })
-
-  it("carries an earlier memo forward", () => {
-    const summary = summarise(
-      "SYSTEM_MESSAGE | Memo from prior conversations: Alex's birthday is on 12 May.\nAlex | ok",
-      900,
-      heuristic.count
-    )
-    assert.strictEqual(summary, "Alex's birthday is on 12 May.")
   })
 })

@@ -103,7 +103,7 @@ describe("fact extraction", () => {
         facts(settings, "Restart")
           .map((f) => f.text)
           .sort(),
-        ["Master has a kitten named Mochi", "Master's sister Mei is 27"]
+        ["Master adopted a kitten named Mochi", "Master's sister Mei is 27"]
       )
     })
   )

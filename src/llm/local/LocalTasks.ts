@@ -1,16 +1,25 @@
 /**
- * The `local` provider's recent-memory tasks: extractive summary and further summary, and a history review
- * that only removes exact repeats (a review that changes nothing is a valid answer).
+ * The `local` provider's recent-memory tasks: the memo and its further shortening (LocalSummary.ts, with
+ * wink-nlp loaded on first use for English), and a history review that only removes exact repeats (a review
+ * that changes nothing is a valid answer).
  */
 import { Effect } from "effect"
 import type { ReviewInput, ReviewOutput, SummaryInput } from "../TaskTypes.js"
 import type { TokenCounter } from "../Tokenizer.js"
+import type { EnglishNlp } from "./extract/EnglishNlp.js"
 import { summarise } from "./LocalSummary.js"
 
-export const localTasks = (tokens: TokenCounter, summaryBudget: number) => ({
-  summarize: (input: SummaryInput) => Effect.sync(() => summarise(input.text, summaryBudget, tokens.count)),
+const noNames = { master: "", character: "" }
+
+export const localTasks = (tokens: TokenCounter, summaryBudget: number, english: Effect.Effect<EnglishNlp>) => ({
+  summarize: (input: SummaryInput) =>
+    Effect.map(english, (nlp) =>
+      summarise(input.text, summaryBudget, tokens.count, { names: input.names, english: nlp })
+    ),
   furtherSummarize: (input: { readonly summary: string; readonly limit: number }) =>
-    Effect.sync(() => summarise(input.summary, Math.floor(input.limit * 0.9), tokens.count)),
+    Effect.map(english, (nlp) =>
+      summarise(input.summary, Math.floor(input.limit * 0.9), tokens.count, { names: noNames, english: nlp })
+    ),
   reviewHistory: (input: ReviewInput) =>
     Effect.sync((): ReviewOutput => {
       const kept = input.items.filter(
