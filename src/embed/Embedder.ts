@@ -10,6 +10,8 @@ export class EmbedError extends Schema.TaggedError<EmbedError>()("EmbedError", {
 export interface EmbedderService {
   /** The model id (e.g. `<profile>-<dim>d-fp32`); `None` while vectors are disabled. */
   readonly modelId: Effect.Effect<Option.Option<string>>
+  /** Starts loading the model if nothing did yet and waits for the outcome: the model id, or `None` (disabled). */
+  readonly ready: Effect.Effect<Option.Option<string>>
   /** One vector per text, in order. Fails (and the embedder may disable itself) on any inference error. */
   readonly embed: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedError>
 }
@@ -17,6 +19,7 @@ export interface EmbedderService {
 export class Embedder extends Context.Tag("app/embed/Embedder")<Embedder, EmbedderService>() {
   static readonly Disabled = Layer.succeed(Embedder, {
     modelId: Effect.succeed(Option.none()),
+    ready: Effect.succeed(Option.none()),
     embed: () => Effect.fail(new EmbedError({ message: "vectors disabled" }))
   })
 }

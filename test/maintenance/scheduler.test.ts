@@ -115,6 +115,7 @@ describe("maintenance scheduler", () => {
           asked++
           return Option.none()
         }),
+        ready: Effect.succeed(Option.none()),
         embed: () => Effect.fail(new EmbedError({ message: "no model in this test" }))
       })
       const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, embedder }))

@@ -24,6 +24,26 @@ describe("recall tokens", () => {
   })
 })
 
+describe("CJK words (recall_cjk_words)", () => {
+  it("adds Intl.Segmenter words to N.E.K.O.'s n-grams, so a one-character word finds its fact", () => {
+    const facts = {
+      facts: [fact("c1", "主人对猫毛过敏"), fact("c2", "主人喜欢狗"), fact("j1", "私は辛い食べ物が苦手です")]
+    }
+    const neko = corpusOf(facts, Corpus.make(["主人"]))
+    const words = corpusOf(facts, Corpus.make(["主人"], { cjkWords: true }))
+    assert.deepStrictEqual(words.tokenize("猫"), ["猫"])
+    assert.deepStrictEqual(recall(neko, "猫").rows, [])
+    assert.deepStrictEqual(
+      recall(words, "猫").rows.map((r) => r.id),
+      ["c1"]
+    )
+    assert.deepStrictEqual(
+      recall(words, "食べ物は何が苦手？").rows.map((r) => r.id),
+      ["j1"]
+    )
+  })
+})
+
 describe("BM25 (k1 1.5, b 0.75)", () => {
   it("scores a fixed English pool as computed by hand", () => {
     const index = Bm25.make()
