@@ -50,7 +50,7 @@ export const make = (withTurns: boolean) =>
     const seam: VectorSeam = ({ state, query }) =>
       Effect.gen(function* () {
         const modelId = yield* embedder.modelId
-        if (Option.isNone(modelId) || query.trim() === "") return undefined
+        if (Option.isNone(modelId) || query.trim() === "" || embedder.serves?.(query) === false) return undefined
         const map = yield* validVectors(state, modelId.value)
         if (withTurns && exists(state))
           yield* loaded(state, modelId.value).pipe(

@@ -4,8 +4,9 @@
  * id, as memory vectors are cached), at most `limit` embedded per call. On first use under a model the
  * stored rows of that model are loaded into a TurnVectorIndex (rows of other models are deleted), then the
  * time index is scanned once from the start — rows whose stored text hash still matches are skipped, so a
- * restart re-embeds only what changed — and afterwards only rows past the cursor. A turn without text is
- * stored as a marker without a vector, so it is not looked at again. It never fails: with vectors disabled
+ * restart re-embeds only what changed — and afterwards only rows past the cursor. A turn without text, or in
+ * a language the model does not serve (`Embedder.serves`), is stored as a marker without a vector, so it is
+ * not looked at again. It never fails: with vectors disabled
  * or still loading it does nothing; store or embedding failures are logged and end the call.
  */
 import { Effect, Option } from "effect"
@@ -67,8 +68,9 @@ export const backfillTurns = (
     scan: for (;;) {
       const rows: ReadonlyArray<TimeRow> = yield* opened.value.rowsAfter(cursor, PAGE)
       for (const row of rows) {
-        const turn = turnOf(row)
-        const sha = textSha256(turn?.text ?? "")
+        const found = turnOf(row)
+        const turn = found !== undefined && (embedder.serves?.(found.text) ?? true) ? found : undefined
+        const sha = textSha256(found?.text ?? "")
         if (tv.index.shaOf(row.id) !== sha) {
           if (todo.length >= limit && turn !== undefined) {
             more = true

@@ -2,8 +2,9 @@
  * The vector backfill of one character, run inside its actor: the active facts and the pending or confirmed
  * reflections (the cosine pool of neko-compat §4.10) that lack a valid vector in `vectors.db` get one —
  * copied from N.E.K.O.'s in-entry triple when that is valid for the current model, else embedded, at most
- * `limit` per call — and rows of entries that left the pool are pruned. It never fails: with vectors
- * disabled or still loading it does nothing, and store or embedding failures are logged and end the tick.
+ * `limit` per call; entries in a language the model does not serve (`Embedder.serves`) are left without — and
+ * rows of entries that left the pool are pruned. It never fails: with vectors disabled or still loading it
+ * does nothing, and store or embedding failures are logged and end the tick.
  * `vectorsFor` reads the valid cached vectors back (for recall).
  */
 import { Effect, Option } from "effect"
@@ -81,7 +82,8 @@ export const backfill = (state: CharacterState, limit = 64): Effect.Effect<Backf
     )
     yield* store.put(imported)
     const copied = new Set(imported.map((r) => `${r.kind}\u0000${r.id}`))
-    const todo = missing.filter((e) => !copied.has(`${e.kind}\u0000${e.id}`))
+    const served = (e: PoolEntry) => embedder.serves?.(e.text) ?? true
+    const todo = missing.filter((e) => !copied.has(`${e.kind}\u0000${e.id}`) && served(e))
     const batch = todo.slice(0, Math.max(0, limit))
     const vectors = yield* embedder
       .embed(batch.map((e) => e.text))

@@ -12,6 +12,11 @@ export interface EmbedderService {
   readonly modelId: Effect.Effect<Option.Option<string>>
   /** Starts loading the model if nothing did yet and waits for the outcome: the model id, or `None` (disabled). */
   readonly ready: Effect.Effect<Option.Option<string>>
+  /**
+   * Whether the model serves the language of `text` (texts it does not serve are not embedded: recall uses
+   * their words alone); absent, every text is served.
+   */
+  readonly serves?: (text: string) => boolean
   /** One vector per text, in order. Fails (and the embedder may disable itself) on any inference error. */
   readonly embed: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedError>
 }

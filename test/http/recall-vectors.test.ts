@@ -83,4 +83,26 @@ describe("recall over HTTP with vectors on (the default embedding model)", () =>
     const after = rowsOf((await post(url, JSON.stringify({ query: "my new kitten" }))).text)
     assert.strictEqual(after[0]?.id, "fact_cat")
   })
+
+  it("keeps an unrelated fact out of the answer with the relative floors, and lets it in with the floors at 0", async () => {
+    const facts = [
+      fact("fact_cat", "I adopted a cat named Mochi"),
+      fact("fact_market", "The stock market fell sharply")
+    ]
+    const ask = async (env: Readonly<Record<string, string>>) => {
+      const root = path.join(temp.root, `floor-${Object.keys(env).length}`)
+      plantFacts(path.join(root, "memory"), "Floor", facts)
+      const server = await startWithVectors(path.join(root, "memory"), [], env)
+      await post(`${server.url}/internal/maintenance/run_once`, JSON.stringify({ character: "Floor" }))
+      const ids = async (query: string) =>
+        rowsOf((await post(`${server.url}/query_memory/Floor`, JSON.stringify({ query }))).text).map((r) => r.id)
+      const answers = { cat: await ids("my cat Mochi"), market: await ids("shares fell on the stock market") }
+      await server.stop()
+      return answers
+    }
+    assert.deepStrictEqual(await ask({}), { cat: ["fact_cat"], market: ["fact_market"] })
+    const open = await ask({ KIOKU_RECALL_COSINE_RELATIVE_FLOOR: "0", KIOKU_RECALL_BM25_RELATIVE_FLOOR: "0" })
+    assert.deepStrictEqual(open.cat, ["fact_cat", "fact_market"])
+    assert.deepStrictEqual(open.market, ["fact_market", "fact_cat"])
+  })
 })

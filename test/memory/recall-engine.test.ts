@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Bm25 from "../../src/memory/recall/Bm25Index.js"
-import { fuse } from "../../src/memory/recall/Hybrid.js"
+import { fuse, hybridRecall } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
 import { recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
 import { factEntry } from "../../src/memory/recall/RecallEntry.js"
-import { corpusOf, fact, recall } from "../support/recall.js"
+import { corpusOf, fact, NOW, recall, t } from "../support/recall.js"
 
 const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>
   Object.fromEntries(Bm25.search([index], query, { k1: 1.5, b: 0.75 }).map((h) => [h.id, h.score]))
@@ -86,13 +86,23 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
     assert.closeTo(s["c1"] ?? 0, 2.648345, 1e-6)
     assert.closeTo(s["c2"] ?? 0, 0.511885, 1e-6)
     assert.isUndefined(s["c3"])
-    // the hybrid list: both at or above the 0.1 threshold, RRF 1/61 then 1/62, 6 decimals
+    // N.E.K.O.'s list (no relative floor): both at or above the 0.1 threshold, RRF 1/61 then 1/62, 6 decimals
+    const neko = { ...t, recall_bm25_relative_floor: 0 }
+    const tokens = corpus.tokenize("主人喜欢猫")
     assert.deepStrictEqual(
-      recall(corpus, "主人喜欢猫").rows.map((r) => [r.id, r.score]),
+      hybridRecall(corpus, { partitions: ["legacy_private"], nowMillis: NOW, tokens }, neko).rows.map((r) => [
+        r.id,
+        r.score
+      ]),
       [
         ["c1", 0.016393],
         ["c2", 0.016129]
       ]
+    )
+    // kioku's default floor (0.3 × the best) drops c2 (0.511885 < 0.794504)
+    assert.deepStrictEqual(
+      recall(corpus, "主人喜欢猫").rows.map((r) => r.id),
+      ["c1"]
     )
   })
 
