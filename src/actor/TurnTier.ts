@@ -89,6 +89,14 @@ export const make = (
 ) => {
   let index = TurnIndex.make(paramsOf(tunables))
   const texts = new Map<number, { readonly text: string; readonly timestamp: string; readonly type: string }>()
+  const hashes = new Map<number, string>()
+  const hashOf = (rowId: number, text: string) => {
+    const known = hashes.get(rowId)
+    if (known !== undefined) return known
+    const sha = textSha256(text)
+    hashes.set(rowId, sha)
+    return sha
+  }
 
   const ingest = (rows: ReadonlyArray<TimeRow>) =>
     Effect.gen(function* () {
@@ -129,7 +137,7 @@ export const make = (
     if (query === undefined || cached === undefined || cached.modelId !== query.modelId) return []
     return cached.nearest(query.vector, Math.max(2, tunables.recall_turn_vector_reference_rank + 1)).filter((h) => {
       const stored = texts.get(h.rowId)
-      return stored !== undefined && cached.shaOf(h.rowId) === textSha256(stored.text)
+      return stored !== undefined && cached.shaOf(h.rowId) === hashOf(h.rowId, stored.text)
     })
   }
 
@@ -173,6 +181,7 @@ export const make = (
   const reset = () => {
     index = TurnIndex.make(paramsOf(tunables))
     texts.clear()
+    hashes.clear()
   }
 
   return { search, reset }
