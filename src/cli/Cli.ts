@@ -32,7 +32,7 @@ Usage:
               [--log-level debug|info|warning|error] [--model-dir DIR]
               [--cluster --runner-address HOST:PORT --shard-db sqlite:PATH|postgres://…]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
-  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns|-turns] [--baseline bm25] [--config FILE]
+  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers=+turns|--tiers=-turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
   kioku build-embeddings [--out DIR] [--data-dir DIR] [--config FILE]
   kioku doctor [--data-dir DIR] [--config FILE] [--json]
@@ -166,7 +166,7 @@ const evalModelCache = Effect.gen(function* () {
 
 /**
  * `kioku eval locomo`: evaluates kioku's recall (or, with `--baseline bm25`, the plain BM25 floor over the raw
- * turns) on LoCoMo in the default configuration; `--tiers -turns` switches kioku's raw-turn tier off (facts,
+ * turns) on LoCoMo in the default configuration; `--tiers=-turns` switches kioku's raw-turn tier off (facts,
  * reflections and archive only), `--tiers +turns` on whatever a config file says (`recall_turn_tier`).
  */
 export const evaluate = (args: ReadonlyArray<string>) =>

@@ -3,7 +3,7 @@
  * (its runtime, character and raw turns) and then answers questions with ranked hits `{tier, id}`: the
  * `/query_memory` tiers (`fact`, `reflection`, `fact_archive`, ids of those records) or `turn` (id = the
  * `time_indexed_original` row id, or the row ids in `source_row_ids`). The raw-turn tier is on by default;
- * `--tiers -turns` evaluates the same `memoryRecall` with it off (`factsOnly`), `--tiers +turns` with it on
+ * `--tiers=-turns` evaluates the same `memoryRecall` with it off (`factsOnly`), `--tiers +turns` with it on
  * whatever a config file says (`turnTier`).
  */
 import type { MemoryRuntime, Tunables } from "../lib.js"

@@ -37,7 +37,10 @@ const isCjkMajority = (segment: string): boolean => {
 export const stemWord = (word: string): string => stem(word)
 
 /** Index terms of `text`, with multiplicity, in text order. */
-export const analyze = (text: string): Array<string> => {
+export const analyze = (text: string): Array<string> => analyzeWith(text, true)
+
+/** `analyze`, with or without the CJK words (for measuring what they add). */
+export const analyzeWith = (text: string, words: boolean): Array<string> => {
   const out: Array<string> = []
   for (const segment of text.toLowerCase().replace(/['’]/g, "").split(splitter)) {
     if (segment === "") continue
@@ -45,7 +48,7 @@ export const analyze = (text: string): Array<string> => {
       const chars = [...segment]
       for (let i = 0; i + 2 <= chars.length; i++) out.push(chars.slice(i, i + 2).join(""))
       for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(""))
-      out.push(...cjkWords(segment))
+      if (words) out.push(...cjkWords(segment))
     } else if (!stopWords.has(segment) && (segment.length > 1 || /\p{N}/u.test(segment))) {
       out.push(stemWord(segment))
     }
