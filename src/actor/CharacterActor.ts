@@ -97,7 +97,11 @@ export const make = (name: CharacterName) =>
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
     hooks.memory = memory
-    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: yield* RecallVectors.make })
+    const recall = yield* Recall.make({
+      tunables: t,
+      speakers: speakerNames,
+      vectors: yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
+    })
     const outbox = yield* OutboxDrain.make({
       name,
       tunables: t,

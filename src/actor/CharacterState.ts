@@ -23,6 +23,8 @@ import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import type { VectorStore } from "../embed/VectorStore.js"
+import type { TurnVectorIndex } from "../memory/recall/TurnVectorIndex.js"
+import type { TurnVectorStore } from "../store/TurnVectorStore.js"
 import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
@@ -47,6 +49,8 @@ export interface CharacterState {
   timeIndex: TimeIndex.TimeIndex | undefined
   /** `vectors.db`, opened by the vector backfill on first use (derived data, see VectorBackfill.ts). */
   vectors: VectorStore | undefined
+  /** `turn_vectors.db` and its rows under the current model, loaded by the turn backfill (TurnVectors.ts). */
+  turnVectors: { readonly store: TurnVectorStore; index: TurnVectorIndex; cursor: number } | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
   snapshot: ReturnType<typeof initialTransition<typeof sessionMachine>>[0]
@@ -140,6 +144,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       persona: PersonaStore.make(dir, { maxPerShard: tunables.archive_file_max_entries }),
       timeIndex: undefined,
       vectors: undefined,
+      turnVectors: undefined,
       unapplied: [],
       locale: Option.none(),
       snapshot: initialTransition(sessionMachine)[0],
@@ -186,6 +191,8 @@ export const release = (state: CharacterState) =>
     state.timeIndex = undefined
     if (state.vectors) yield* state.vectors.close
     state.vectors = undefined
+    if (state.turnVectors) yield* state.turnVectors.store.close
+    state.turnVectors = undefined
   })
 
 /** Appends journal lines (the durability point), then applies them to the views. */

@@ -1,9 +1,11 @@
 /**
  * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
  * extraction tick, idle maintenance (retry of failed outbox ops, compression, dedup arbitration, corrections,
- * review), the vector backfill (again after `embedding_active_poll_seconds` while entries still lack a vector),
- * the archive and evidence sweep, and `MaintainNow`, which runs every due job at once and reports. All of them
- * run on the character's background lane (Lane.ts).
+ * review), the vector backfill (memories, and raw turns while the turn tier uses vectors; again after
+ * `embedding_active_poll_seconds` while entries still lack a vector), the archive and evidence sweep, and
+ * `MaintainNow`, which runs every due job at once and reports; its backfill first waits for the embedding model
+ * and then runs until every memory and turn has a vector. All of them run on the character's background lane
+ * (Lane.ts).
  */
 import { Deferred, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -15,6 +17,7 @@ import type { Command } from "./Commands.js"
 import type * as FactIntake from "./FactIntake.js"
 import type * as MemoryCommands from "./MemoryCommands.js"
 import type { RecentLifecycle } from "./RecentLifecycle.js"
+import * as TurnVectors from "./TurnVectors.js"
 import * as VectorBackfill from "./VectorBackfill.js"
 
 type Built<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Success<
@@ -34,16 +37,36 @@ export const make = (deps: {
 }) => {
   const { intake, memory, recent, files } = deps
   const t = deps.tunables
+  const turnVectors = t.recall_turn_tier && t.recall_turn_vector_weight > 0
   let backlogPoll = false
   const backfill = (state: State.CharacterState) =>
     Effect.gen(function* () {
+      const memories = yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick)
+      const turns = turnVectors
+        ? yield* TurnVectors.backfillTurns(state, t.recall_turn_vectors_per_tick)
+        : { ready: memories.ready, embedded: 0, more: false }
+      return { memories, turns }
+    }).pipe(Effect.provideService(Embedder, deps.embedder))
+
+  /** One backfill tick; while entries still lack a vector, another after `embedding_active_poll_seconds`. */
+  const tick = (state: State.CharacterState) =>
+    Effect.gen(function* () {
       backlogPoll = false
-      const report = yield* VectorBackfill.backfill(state, t.embedding_max_entries_per_tick).pipe(
-        Effect.provideService(Embedder, deps.embedder)
-      )
-      if (!report.ready || report.pending === 0 || backlogPoll) return
+      const { memories, turns } = yield* backfill(state)
+      if (!memories.ready || (memories.pending === 0 && !turns.more) || backlogPoll) return
       backlogPoll = true
       yield* deps.later({ _tag: "VectorBackfill" }, t.embedding_active_poll_seconds * 1000)
+    })
+
+  /** Waits for the embedding model, then backfills memories and turns until nothing is left (or no progress). */
+  const backfillAll = (state: State.CharacterState) =>
+    Effect.gen(function* () {
+      yield* deps.embedder.ready
+      for (;;) {
+        const { memories, turns } = yield* backfill(state)
+        const progress = memories.embedded + memories.imported + turns.embedded > 0
+        if (!memories.ready || !progress || (memories.pending === 0 && !turns.more)) return
+      }
     })
 
   /** Handles one maintenance command; false when `c` is not one. */
@@ -64,7 +87,7 @@ export const make = (deps: {
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "VectorBackfill":
-          yield* backfill(state)
+          yield* tick(state)
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
         case "ArchiveSweep":
@@ -81,7 +104,7 @@ export const make = (deps: {
           const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
           const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
           yield* memory.handle(state, { _tag: "RebuttalTick" })
-          yield* backfill(state)
+          yield* backfillAll(state)
           yield* memory.handle(state, { _tag: "ResolveCorrections" })
           const compressed = yield* recent.request(state, true, false)
           const report = {

@@ -9,8 +9,9 @@
  * degrades to N.E.K.O.'s `hybrid_recall_failed` answer, logged.
  * `vectors` is the seam for the cosine side: given the query text it returns the query vector and a lookup
  * of cached vectors by memory id; without it (or when it yields nothing) recall is BM25 only.
- * With `recall_turn_tier` on, a text query without subjects and without a time window also searches the raw
- * turns (TurnTier.ts) and fuses them with the memory rows by RRF (`recall_turn_rrf_weight` on the turn list).
+ * With `recall_turn_tier` on (the default), a text query without subjects and without a time window also searches the raw
+ * turns (TurnTier.ts; lexical, plus the query vector against the turn vectors when there are any) and fuses
+ * them with the memory rows by RRF (`recall_turn_rrf_weight` on the turn list).
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -141,7 +142,10 @@ export const make = (deps: {
         const names = yield* fold([speakers.master, speakers.character])
         const key = names.join("\u0000")
         if (current === undefined || current.names !== key) {
-          current = { names: key, corpus: Corpus.make(names) }
+          current = {
+            names: key,
+            corpus: Corpus.make(names, { cjkWords: t.recall_cjk_words, stemmed: t.recall_stemmed_terms })
+          }
           facts = undefined
           reflections = undefined
           archive.clear()
@@ -194,7 +198,13 @@ export const make = (deps: {
         const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
         const speakers = { master: names[0] ?? "", character: names[1] ?? "" }
         const turnRows = withTurns
-          ? yield* turns.search(state, folded ?? queryText, speakers, t.hybrid_recall_budget_total)
+          ? yield* turns.search(
+              state,
+              folded ?? queryText,
+              speakers,
+              t.hybrid_recall_budget_total,
+              vectors === undefined ? undefined : { modelId: vectors.modelId, vector: vectors.query }
+            )
           : []
         const rows = withTurns
           ? TurnTier.mergeTurns(

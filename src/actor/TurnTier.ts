@@ -2,12 +2,16 @@
  * The raw-turn tier of a character's recall (tunable `recall_turn_tier`): the rows of
  * `time_indexed_original` indexed incrementally in a TurnIndex. Rows are only ever appended, so before each
  * query only rows past the last indexed id are read, decoded and folded; a change of the speakers' names
- * rebuilds the index. A query names a speaker when it contains the master's or the character's name (the
+ * rebuilds the index. A turn's text is its content string or the text parts of a part list (what N.E.K.O.'s
+ * client sends); a turn without text is not indexed. A query names a speaker when it contains the master's or the character's name (the
  * name is then removed from the query terms and that speaker's turns are boosted). Rows come back as
  * `tier: "turn"` recall rows carrying their `source_row_ids`.
  */
 import { Effect, Option, Schema } from "effect"
+import { contentText } from "../domain/Message.js"
+import { textSha256 } from "../embed/VectorCache.js"
 import * as TurnIndex from "../memory/recall/TurnIndex.js"
+import * as TurnVectorIndex from "../memory/recall/TurnVectorIndex.js"
 import { analyze } from "../memory/recall/TurnAnalyzer.js"
 import type { RecallRow } from "../memory/recall/RecallTypes.js"
 import type { TimeRow } from "../store/TimeIndex.js"
@@ -19,7 +23,21 @@ const Message = Schema.parseJson(
 )
 const decodeMessage = Schema.decodeUnknownOption(Message)
 
+/** The message type and text of a `time_indexed_original` row; none when it does not decode or has no text. */
+export const turnOf = (row: TimeRow): { readonly type: string; readonly text: string } | undefined => {
+  const message = Option.getOrUndefined(decodeMessage(row.message))
+  if (message === undefined) return undefined
+  const text = contentText(message.data.content)
+  return text.trim() === "" ? undefined : { type: message.type, text }
+}
+
 const PAGE = 5000
+
+/** A query's vector and the model that made it. */
+export interface QueryVector {
+  readonly modelId: string
+  readonly vector: Float32Array
+}
 
 /** Epoch ms of a stored local timestamp (`YYYY-MM-DD[ T]HH:MM:SS…`) read as UTC wall-clock parts; NaN if unreadable. */
 export const timestampMillis = (text: string): number => {
@@ -71,13 +89,20 @@ export const make = (
 ) => {
   let index = TurnIndex.make(paramsOf(tunables))
   const texts = new Map<number, { readonly text: string; readonly timestamp: string; readonly type: string }>()
+  const hashes = new Map<number, string>()
+  const hashOf = (rowId: number, text: string) => {
+    const known = hashes.get(rowId)
+    if (known !== undefined) return known
+    const sha = textSha256(text)
+    hashes.set(rowId, sha)
+    return sha
+  }
 
   const ingest = (rows: ReadonlyArray<TimeRow>) =>
     Effect.gen(function* () {
       const decoded = rows.flatMap((r) => {
-        const message = Option.getOrUndefined(decodeMessage(r.message))
-        const content = message?.data.content
-        return typeof content === "string" && message !== undefined ? [{ row: r, type: message.type, content }] : []
+        const turn = turnOf(r)
+        return turn === undefined ? [] : [{ row: r, type: turn.type, content: turn.text }]
       })
       const folded = yield* fold(decoded.map((d) => d.content))
       index.append(
@@ -106,16 +131,34 @@ export const make = (
       }
     })
 
+  /** The tier's nearest turns to the query vector (its last one is the reference), or none. */
+  const nearest = (state: CharacterState, query: QueryVector | undefined) => {
+    const cached = state.turnVectors?.index
+    if (query === undefined || cached === undefined || cached.modelId !== query.modelId) return []
+    return cached.nearest(query.vector, Math.max(2, tunables.recall_turn_vector_reference_rank + 1)).filter((h) => {
+      const stored = texts.get(h.rowId)
+      return stored !== undefined && cached.shaOf(h.rowId) === hashOf(h.rowId, stored.text)
+    })
+  }
+
   const search = (
     state: CharacterState,
     query: string,
     names: { readonly master: string; readonly character: string },
-    limit: number
+    limit: number,
+    vector?: QueryVector
   ) =>
     Effect.gen(function* () {
       yield* refresh(state)
       const { terms, named } = analyzeQuery(query, names)
-      return index.search(terms, named, limit).map((h): RecallRow => {
+      const semantic = tunables.recall_turn_vector_weight > 0 ? nearest(state, vector) : []
+      const lexical = index.search(terms, named, semantic.length > 0 ? index.size() : limit)
+      const hits = TurnVectorIndex.fuseTurns(lexical, semantic, {
+        floor: tunables.recall_turn_relative_floor,
+        weight: tunables.recall_turn_vector_weight,
+        limit
+      })
+      return hits.map((h): RecallRow => {
         const stored = texts.get(h.rowId)
         return {
           id: `turn:${h.rowId}`,
@@ -138,6 +181,7 @@ export const make = (
   const reset = () => {
     index = TurnIndex.make(paramsOf(tunables))
     texts.clear()
+    hashes.clear()
   }
 
   return { search, reset }

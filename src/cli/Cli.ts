@@ -16,7 +16,7 @@ import * as DefaultModel from "../embed/DefaultModel.js"
 import { serverLayer } from "../http/Server.js"
 import * as RunOnce from "../maintenance/RunOnce.js"
 import * as Startup from "../Startup.js"
-import { bm25Recall, memoryRecall, turnTier } from "../eval/Recall.js"
+import { bm25Recall, factsOnly, memoryRecall, turnTier } from "../eval/Recall.js"
 import { formatRun, runLocomo } from "../eval/RunLocomo.js"
 import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
@@ -34,7 +34,7 @@ Usage:
               [--log-level debug|info|warning|error] [--model-dir DIR]
               [--cluster --runner-address HOST:PORT --shard-db sqlite:PATH|postgres://…]
   kioku maintain --once [--character NAME] [--port N] [--data-dir DIR] [--config FILE]
-  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers +turns] [--baseline bm25] [--config FILE]
+  kioku eval locomo --data FILE [--audit FILE] [--limit N] [--json] [--tiers=+turns|--tiers=-turns] [--baseline bm25] [--config FILE]
                     [--work-dir DIR]
   kioku eval memory [--data DIR] [--json] [--work-dir DIR] [--language en|ja|zh] [--vectors on|off] [--config FILE]
   kioku build-embeddings [--model ID] [--out DIR] [--data-dir DIR] [--config FILE]
@@ -158,8 +158,19 @@ export const maintain = (args: ReadonlyArray<string>) =>
   })
 
 /**
+ * The model cache of `kioku eval locomo`: none when `KIOKU_EMBEDDING_CACHE_DIR` names one (the runtimes read
+ * it), else the one `kioku serve` uses for its data directory (`KIOKU_DATA_DIR`, default ./kioku-data/memory).
+ */
+const evalModelCache = Effect.gen(function* () {
+  if ((yield* envOr(undefined, "KIOKU_EMBEDDING_CACHE_DIR", "")) !== "") return undefined
+  const dataDir = yield* envOr(undefined, "KIOKU_DATA_DIR", "./kioku-data/memory")
+  return path.join(path.dirname(path.resolve(dataDir)), "embedding_models")
+})
+
+/**
  * `kioku eval locomo`: evaluates kioku's recall (or, with `--baseline bm25`, the plain BM25 floor over the raw
- * turns) on LoCoMo; `--tiers +turns` switches kioku's raw-turn tier on (`recall_turn_tier`).
+ * turns) on LoCoMo in the default configuration; `--tiers=-turns` switches kioku's raw-turn tier off (facts,
+ * reflections and archive only), `--tiers +turns` on whatever a config file says (`recall_turn_tier`).
  */
 export const evaluate = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -180,22 +191,28 @@ export const evaluate = (args: ReadonlyArray<string>) =>
     const limit = values.limit === undefined ? undefined : Number(values.limit)
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
       return yield* new UsageError({ message: "--limit must be a positive integer" })
-    if (values.tiers !== undefined && values.tiers !== "+turns")
-      return yield* new UsageError({ message: "--tiers takes +turns" })
+    if (values.tiers !== undefined && values.tiers !== "+turns" && values.tiers !== "-turns")
+      return yield* new UsageError({ message: "--tiers takes +turns or -turns" })
     if (values.baseline !== undefined && values.baseline !== "bm25")
       return yield* new UsageError({ message: "--baseline takes bm25" })
     if (values.baseline !== undefined && values.tiers !== undefined)
-      return yield* new UsageError({ message: "--tiers +turns applies to kioku's recall, not to --baseline" })
+      return yield* new UsageError({ message: "--tiers applies to kioku's recall, not to --baseline" })
     const recall = values.baseline === "bm25" ? bm25Recall : memoryRecall
-    const title = values.baseline === "bm25" ? "plain BM25 over turns" : `kioku recall${values.tiers ? " +turns" : ""}`
+    const title =
+      values.baseline === "bm25"
+        ? "plain BM25 over turns"
+        : values.tiers === "-turns"
+          ? "kioku recall -turns (facts only)"
+          : `kioku recall${values.tiers === "+turns" ? " +turns" : " (default)"}`
     const result = yield* runLocomo({
       data: values.data,
       audit: values.audit,
       limit,
       recall,
-      tunables: values.tiers === "+turns" ? turnTier : undefined,
+      tunables: values.tiers === "+turns" ? turnTier : values.tiers === "-turns" ? factsOnly : undefined,
       configFile: values.config,
       workDir: values["work-dir"],
+      embeddingCacheDir: yield* evalModelCache,
       progress: (line) => Effect.sync(() => process.stderr.write(`${line}\n`))
     })
     const out = values.json === true ? JSON.stringify(rounded(result.summary)) : formatRun(title, result)

@@ -12,6 +12,8 @@ export class EmbedError extends Schema.TaggedError<EmbedError>()("EmbedError", {
 export interface EmbedderService {
   /** The model id (e.g. `<profile>-<dim>d-fp32`); `None` while vectors are disabled or the model is not loaded. */
   readonly modelId: Effect.Effect<Option.Option<string>>
+  /** Starts loading the model if nothing did yet and waits for the outcome: the model id, or `None` (disabled). */
+  readonly ready: Effect.Effect<Option.Option<string>>
   /**
    * The current model's test of whether it embeds a text (its language is one the model serves, and it is not
    * blank); false for every text while `modelId` is `None`. Pure and cheap: filter with it before embedding.
@@ -30,6 +32,7 @@ export class Embedder extends Context.Tag("app/embed/Embedder")<Embedder, Embedd
   static readonly Disabled = Layer.succeed(Embedder, {
     modelId: Effect.succeed(Option.none()),
     serves: Effect.succeed(servesNothing),
+    ready: Effect.succeed(Option.none()),
     embed: () => Effect.fail(new EmbedError({ message: "vectors disabled" }))
   })
 }

@@ -48,8 +48,6 @@ export const optionsFrom = (settings: KiokuSettings): OnnxEmbedderOptions => {
 export type EmbedderStatus = "idle" | "building" | "loading" | "ready" | "disabled"
 
 export interface OnnxEmbedder extends EmbedderService {
-  /** Starts loading if nothing did yet and waits for the outcome: the model id, or `None` once disabled. */
-  readonly ready: Effect.Effect<Option.Option<string>>
   readonly status: Effect.Effect<EmbedderStatus>
 }
 

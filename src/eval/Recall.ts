@@ -2,8 +2,9 @@
  * The recall functions the LoCoMo harness evaluates. A `Recall` is prepared once per ingested conversation
  * (its runtime, character and raw turns) and then answers questions with ranked hits `{tier, id}`: the
  * `/query_memory` tiers (`fact`, `reflection`, `fact_archive`, ids of those records) or `turn` (id = the
- * `time_indexed_original` row id, or the row ids in `source_row_ids`). `--tiers +turns` evaluates the same
- * `memoryRecall` on a runtime with kioku's own raw-turn tier switched on (`turnTier`).
+ * `time_indexed_original` row id, or the row ids in `source_row_ids`). The raw-turn tier is on by default;
+ * `--tiers=-turns` evaluates the same `memoryRecall` with it off (`factsOnly`), `--tiers +turns` with it on
+ * whatever a config file says (`turnTier`).
  */
 import type { MemoryRuntime, Tunables } from "../lib.js"
 import { makeBm25 } from "./Bm25Baseline.js"
@@ -43,3 +44,6 @@ export const bm25Recall: Recall = (context) => {
 
 /** The tunables `--tiers +turns` sets on the evaluated runtime: kioku's raw-turn tier on. */
 export const turnTier: Partial<Tunables> = { recall_turn_tier: true }
+
+/** The tunables `--tiers -turns` sets on the evaluated runtime: facts, reflections and archive only. */
+export const factsOnly: Partial<Tunables> = { recall_turn_tier: false }

@@ -1,7 +1,9 @@
 /**
  * `kioku eval locomo`: for each conversation (the first `limit`), a fresh memory root and runtime with a
  * host clock and no background loops, the conversation replayed (Ingest.ts), its provenance read
- * (Provenance.ts), then every question asked through the `Recall` under test, each hit mapped to the dia_ids
+ * (Provenance.ts) and its vector counts (VectorCounts.ts: each session's maintenance pass waited for the
+ * embedding model and backfilled every memory and turn, as a running server does in the background), then
+ * every question asked through the `Recall` under test, each hit mapped to the dia_ids
  * of its turns, scored by Metrics.ts. The result cap is raised from 8 to `cap` (10) through the recall
  * tunables. Progress goes to `progress`; the summary is returned. Roots live in a temporary directory,
  * removed at the end, unless `workDir` is given (then kept).
@@ -16,6 +18,7 @@ import { loadLocomo, type Conversation } from "./Locomo.js"
 import { summarize, type Outcome, type Summary } from "./Metrics.js"
 import { EvalError, readProvenance } from "./Provenance.js"
 import type { Recall } from "./Recall.js"
+import { vectorCounts } from "./VectorCounts.js"
 
 export interface LocomoOptions {
   readonly data: string
@@ -30,6 +33,11 @@ export interface LocomoOptions {
   /** Hits scored per question (R@10 needs 10). */
   readonly cap?: number | undefined
   readonly workDir?: string | undefined
+  /**
+   * Where the runtimes find (or build once) the default embedding model (`embedding_cache_dir`); the CLI
+   * passes the directory `kioku serve` uses with its default data directory, so the run uses the same model.
+   */
+  readonly embeddingCacheDir?: string | undefined
   readonly progress?: ((line: string) => Effect.Effect<void>) | undefined
 }
 
@@ -75,7 +83,11 @@ const evaluateConversation = (
           createMemoryRuntime({
             dataDir,
             clock,
-            config: { ...evalTunables(conversation, options.cap), ...options.tunables },
+            config: {
+              ...evalTunables(conversation, options.cap),
+              ...(options.embeddingCacheDir === undefined ? {} : { embedding_cache_dir: options.embeddingCacheDir }),
+              ...options.tunables
+            },
             ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
             backgroundMaintenance: false,
             logLevel: "none"
@@ -87,6 +99,7 @@ const evaluateConversation = (
         ingestConversation({ runtime, clock, character, conversation })
       )
       const provenance = yield* readProvenance(path.join(dataDir, character), ingested.messages)
+      const vectors = yield* vectorCounts(path.join(dataDir, character))
       const ask = options.recall({ runtime, character, turns: provenance.turns, cap: options.cap })
       const [queryTime, outcomes] = yield* Effect.timed(
         Effect.forEach(conversation.questions, (q) =>
@@ -107,7 +120,8 @@ const evaluateConversation = (
         `${label} (${conversation.speakerA} ↔ ${character}): ${ingested.totals.turns} turns in ` +
           `${conversation.sessions.length} sessions ingested in ${seconds(ingestTime).toFixed(1)} s ` +
           `(${ingested.totals.maintenancePasses} maintenance passes); ${s.facts} facts (${s.factsWithRows} with rows), ` +
-          `${s.archivedFacts} archived, ${s.reflections} reflections; ${outcomes.length} questions in ` +
+          `${s.archivedFacts} archived, ${s.reflections} reflections; vectors: ${vectors.memories} memories, ` +
+          `${vectors.turns} turns (${vectors.modelIds.join(", ") || "no model"}); ${outcomes.length} questions in ` +
           `${seconds(queryTime).toFixed(2)} s`
       )
       return { outcomes, ingest: seconds(ingestTime), query: seconds(queryTime) }

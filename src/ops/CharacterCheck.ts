@@ -74,6 +74,7 @@ const otherKnown = new Set([
   "outbox.ndjson",
   "time_indexed.db",
   "vectors.db",
+  "turn_vectors.db",
   "facts_archive.json.last_attempt",
   "scoped_prompt_locales.json",
   "external_import_state.json",
@@ -82,7 +83,7 @@ const otherKnown = new Set([
   "startup_greetings.json",
   "user_directives.json"
 ])
-const sqliteSidecar = /^(time_indexed|vectors)\.db-(wal|shm|journal)$/
+const sqliteSidecar = /^(time_indexed|vectors|turn_vectors)\.db-(wal|shm|journal)$/
 const tempFile = /\.[0-9a-f]{8}\.tmp$/
 
 const readIfExists = (file: string, rel: string, c: Collector): string | undefined => {
@@ -208,10 +209,11 @@ export const checkCharacter = (root: string, name: string, c: Collector, maxPerS
       files++
       checkSqlite(path.join(dir, "time_indexed.db"), rel("time_indexed.db"), "time_indexed_original", dbFix, c)
     }
-    if (fs.existsSync(path.join(dir, "vectors.db"))) {
-      files++
-      checkSqlite(path.join(dir, "vectors.db"), rel("vectors.db"), undefined, "delete it; kioku rebuilds it", c)
-    }
+    for (const db of ["vectors.db", "turn_vectors.db"])
+      if (fs.existsSync(path.join(dir, db))) {
+        files++
+        checkSqlite(path.join(dir, db), rel(db), undefined, "delete it; kioku rebuilds it", c)
+      }
     const pastSentinel = checkJournal(dir, rel, c)
     const pending = checkOutbox(dir, rel, c)
     files += checkShards(dir, rel, c)

@@ -67,7 +67,12 @@ describe("LoCoMo ingestion", () => {
         const clock = makeHostClock(may8)
         const runtime = yield* Effect.acquireRelease(
           Effect.promise(() =>
-            createMemoryRuntime({ dataDir, clock, config: { master_name: "Ann" }, backgroundMaintenance: false })
+            createMemoryRuntime({
+              dataDir,
+              clock,
+              config: { master_name: "Ann", vectors_enabled: false },
+              backgroundMaintenance: false
+            })
           ),
           (rt) => Effect.promise(() => rt.close())
         )

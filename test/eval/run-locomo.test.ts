@@ -3,8 +3,9 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import * as path from "node:path"
 import { rounded } from "../../src/eval/Metrics.js"
-import { bm25Recall, memoryRecall, turnTier } from "../../src/eval/Recall.js"
+import { bm25Recall, factsOnly, memoryRecall } from "../../src/eval/Recall.js"
 import { runLocomo } from "../../src/eval/RunLocomo.js"
+import { sharedDefaultModel } from "../embed/fixtures.js"
 
 const data = path.resolve(import.meta.dirname, "../../../shared/bench/locomo10.json")
 
@@ -34,6 +35,7 @@ describe("kioku eval locomo", () => {
           data,
           limit: 1,
           recall: bm25Recall,
+          embeddingCacheDir: path.dirname(yield* sharedDefaultModel),
           progress: (line) => Effect.sync(() => lines.push(line))
         })
         const printed = JSON.stringify(rounded(run.summary))
@@ -51,25 +53,33 @@ describe("kioku eval locomo", () => {
         assert.isAtLeast(decoded.latencyMs.p95, decoded.latencyMs.p50)
         assert.match(lines.join("\n"), /locomo_0 \(Caroline ↔ Melanie\): 419 turns in 19 sessions/)
       }),
-    90_000
+    180_000
   )
 
   it.live.skipIf(!existsSync(data))(
-    "scores kioku's own recall with the raw-turn tier on one conversation above the 0.70 target",
+    "scores kioku's default recall (raw-turn tier and vectors on) on one conversation above 0.75, facts only below",
     () =>
       Effect.gen(function* () {
-        const run = yield* runLocomo({
-          data,
-          limit: 1,
-          recall: memoryRecall,
-          tunables: turnTier,
-          progress: () => Effect.void
-        })
-        const { overall } = rounded(run.summary)
+        const modelCache = path.dirname(yield* sharedDefaultModel)
+        const lines: Array<string> = []
+        const run = (tunables: typeof factsOnly | undefined) =>
+          runLocomo({
+            data,
+            limit: 1,
+            recall: memoryRecall,
+            tunables,
+            embeddingCacheDir: modelCache,
+            progress: (line) => Effect.sync(() => lines.push(line))
+          })
+        const { overall } = rounded((yield* run(undefined)).summary)
         assert.strictEqual(overall.n, 150)
-        assert.isAtLeast(overall["R@10"], 0.7)
+        assert.isAtLeast(overall["R@10"], 0.75)
         assert.isAtMost(overall["R@5"], overall["R@10"])
+        assert.match(lines.join("\n"), /vectors: [1-9]\d* memories, 419 turns \([\w.-]+\)/)
+        const facts = rounded((yield* run(factsOnly)).summary).overall
+        assert.isBelow(facts["R@10"], overall["R@10"])
+        assert.match(lines.join("\n"), /vectors: [1-9]\d* memories, 0 turns/)
       }),
-    90_000
+    240_000
   )
 })

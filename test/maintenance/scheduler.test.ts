@@ -75,6 +75,7 @@ describe("maintenance scheduler", () => {
       let asked = 0
       const embedder = Layer.succeed(Embedder, {
         modelId: Effect.suspend(() => (++asked === 1 ? Effect.die(new Error("probe defect")) : Effect.succeedNone)),
+        ready: Effect.succeedNone,
         serves: Effect.succeed(() => false),
         embed: () => Effect.fail(new EmbedError({ message: "no model in this test" }))
       })
@@ -173,6 +174,7 @@ describe("maintenance scheduler", () => {
           return Option.none()
         }),
         serves: Effect.succeed(() => false),
+        ready: Effect.succeed(Option.none()),
         embed: () => Effect.fail(new EmbedError({ message: "no model in this test" }))
       })
       const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, embedder }))

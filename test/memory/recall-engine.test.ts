@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Bm25 from "../../src/memory/recall/Bm25Index.js"
-import { fuse } from "../../src/memory/recall/Hybrid.js"
+import { fuse, hybridRecall } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
 import { recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
 import { factEntry } from "../../src/memory/recall/RecallEntry.js"
-import { corpusOf, fact, recall } from "../support/recall.js"
+import { corpusOf, fact, NOW, recall, t } from "../support/recall.js"
 
 const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>
   Object.fromEntries(Bm25.search([index], query, { k1: 1.5, b: 0.75 }).map((h) => [h.id, h.score]))
@@ -21,6 +21,26 @@ describe("recall tokens", () => {
     assert.deepStrictEqual(recallTokens(stripNames("主人喜欢猫", ["主人"])), ["喜欢", "欢猫", "喜欢猫"])
     // multiplicity kept: "猫猫猫" → 猫猫 猫猫 猫猫猫
     assert.deepStrictEqual(recallTokens("猫猫猫"), ["猫猫", "猫猫", "猫猫猫"])
+  })
+})
+
+describe("CJK words (recall_cjk_words)", () => {
+  it("adds Intl.Segmenter words to N.E.K.O.'s n-grams, so a one-character word finds its fact", () => {
+    const facts = {
+      facts: [fact("c1", "主人对猫毛过敏"), fact("c2", "主人喜欢狗"), fact("j1", "私は辛い食べ物が苦手です")]
+    }
+    const neko = corpusOf(facts, Corpus.make(["主人"]))
+    const words = corpusOf(facts, Corpus.make(["主人"], { cjkWords: true }))
+    assert.deepStrictEqual(words.tokenize("猫"), ["猫"])
+    assert.deepStrictEqual(recall(neko, "猫").rows, [])
+    assert.deepStrictEqual(
+      recall(words, "猫").rows.map((r) => r.id),
+      ["c1"]
+    )
+    assert.deepStrictEqual(
+      recall(words, "食べ物は何が苦手？").rows.map((r) => r.id),
+      ["j1"]
+    )
   })
 })
 
@@ -66,13 +86,23 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
     assert.closeTo(s["c1"] ?? 0, 2.648345, 1e-6)
     assert.closeTo(s["c2"] ?? 0, 0.511885, 1e-6)
     assert.isUndefined(s["c3"])
-    // the hybrid list: both at or above the 0.1 threshold, RRF 1/61 then 1/62, 6 decimals
+    // N.E.K.O.'s list (no relative floor): both at or above the 0.1 threshold, RRF 1/61 then 1/62, 6 decimals
+    const neko = { ...t, recall_bm25_relative_floor: 0 }
+    const tokens = corpus.tokenize("主人喜欢猫")
     assert.deepStrictEqual(
-      recall(corpus, "主人喜欢猫").rows.map((r) => [r.id, r.score]),
+      hybridRecall(corpus, { partitions: ["legacy_private"], nowMillis: NOW, tokens }, neko).rows.map((r) => [
+        r.id,
+        r.score
+      ]),
       [
         ["c1", 0.016393],
         ["c2", 0.016129]
       ]
+    )
+    // kioku's default floor (0.3 × the best) drops c2 (0.511885 < 0.794504)
+    assert.deepStrictEqual(
+      recall(corpus, "主人喜欢猫").rows.map((r) => r.id),
+      ["c1"]
     )
   })
 

@@ -46,7 +46,13 @@ describe("raw-turn tier", () => {
     assert.deepStrictEqual(analyze("I have been running to the support groups!"), ["run", "support", "group"])
     assert.deepStrictEqual(analyze("She didn't paint; painted paintings"), ["paint", "paint", "paint"])
     assert.strictEqual(stemWord("generously"), "generous")
-    assert.deepStrictEqual(analyze("我喜欢猫"), ["我喜", "喜欢", "欢猫", "我喜欢", "喜欢猫"])
+    assert.deepStrictEqual(analyze("我喜欢猫"), ["我喜", "喜欢", "欢猫", "我喜欢", "喜欢猫", "喜欢", "猫"])
+    assert.deepStrictEqual(analyze("猫のミケは窓際で昼寝"), [
+      ...["猫の", "のミ", "ミケ", "ケは", "は窓", "窓際", "際で", "で昼", "昼寝"],
+      ...["猫のミ", "のミケ", "ミケは", "ケは窓", "は窓際", "窓際で", "際で昼", "で昼寝"],
+      ...["猫", "ミ", "ケ", "窓際", "昼寝"]
+    ])
+    assert.deepStrictEqual(analyze("Я живу в Москве, mi gato y yo"), ["живу", "москве", "mi", "gato", "yo"])
   })
 
   it("gives a turn half its neighbours' text and a fifth of turns two away, within its session", () => {
@@ -109,27 +115,56 @@ describe("raw-turn tier", () => {
     assert.strictEqual(merged[0]?.score, Math.round((2 / 61) * 1e6) / 1e6)
   })
 
-  for (const on of [true, false])
-    it.scoped(`/query_memory ${on ? "returns" : "returns no"} turn rows with recall_turn_tier ${on}`, () =>
-      Effect.gen(function* () {
-        const memory = yield* boot(testSettings({ recall_turn_tier: on }))
-        yield* memory.write("cache", "Tt", {
-          messages: [
-            { role: "user", content: "My grandmother's zeppelin collection is enormous." },
-            { role: "assistant", content: "Wow, tell me more!" }
-          ]
+  for (const on of [undefined, true, false])
+    it.scoped(
+      `/query_memory ${on === false ? "returns no" : "returns"} turn rows with recall_turn_tier ${on ?? "by default"}`,
+      () =>
+        Effect.gen(function* () {
+          const memory = yield* boot(testSettings(on === undefined ? {} : { recall_turn_tier: on }))
+          yield* memory.write("cache", "Tt", {
+            messages: [
+              { role: "user", content: "My grandmother's zeppelin collection is enormous." },
+              { role: "assistant", content: "Wow, tell me more!" }
+            ]
+          })
+          const found = yield* memory.queryMemory("Tt", { query: "zeppelins" })
+          const rows = found.results.filter((r) => r.tier === "turn")
+          if (on === false) return assert.deepStrictEqual(rows, [])
+          assert.strictEqual(rows[0]?.text, "My grandmother's zeppelin collection is enormous.")
+          assert.strictEqual(rows[0]?.source_row_ids?.length, 1)
+          assert.strictEqual(rows[0]?.entity, "user_said")
+          const rendered = yield* memory.recallText("Tt", { query: "zeppelins", language: "en" })
+          assert.include(rendered, "[conversation/the user said] My grandmother's zeppelin collection is enormous.")
+          yield* memory.write("cache", "Tt", { messages: [{ role: "user", content: "Another zeppelin arrived." }] })
+          const again = yield* memory.queryMemory("Tt", { query: "zeppelin" })
+          assert.strictEqual(again.results.filter((r) => r.tier === "turn").length, 3)
         })
-        const found = yield* memory.queryMemory("Tt", { query: "zeppelins" })
-        const rows = found.results.filter((r) => r.tier === "turn")
-        if (!on) return assert.deepStrictEqual(rows, [])
-        assert.strictEqual(rows[0]?.text, "My grandmother's zeppelin collection is enormous.")
-        assert.strictEqual(rows[0]?.source_row_ids?.length, 1)
-        assert.strictEqual(rows[0]?.entity, "user_said")
-        const rendered = yield* memory.recallText("Tt", { query: "zeppelins", language: "en" })
-        assert.include(rendered, "[conversation/the user said] My grandmother's zeppelin collection is enormous.")
-        yield* memory.write("cache", "Tt", { messages: [{ role: "user", content: "Another zeppelin arrived." }] })
-        const again = yield* memory.queryMemory("Tt", { query: "zeppelin" })
-        assert.strictEqual(again.results.filter((r) => r.tier === "turn").length, 3)
-      })
     )
+
+  it.scoped("indexes turns whose content is a list of parts, and skips turns without text", () =>
+    Effect.gen(function* () {
+      const memory = yield* boot(testSettings())
+      yield* memory.write("cache", "Parts", {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "My hamster Biscuit" },
+              { type: "text", text: "hoards sunflower seeds." }
+            ]
+          },
+          { role: "assistant", content: [{ type: "image_url", image_url: { url: "data:," } }] },
+          { role: "assistant", content: "Biscuit sounds adorable!" }
+        ]
+      })
+      const found = yield* memory.queryMemory("Parts", { query: "sunflower seeds" })
+      const turns = found.results.filter((r) => r.tier === "turn")
+      assert.strictEqual(turns[0]?.text, "My hamster Biscuit\nhoards sunflower seeds.")
+      assert.strictEqual(turns[0]?.entity, "user_said")
+      assert.deepStrictEqual(
+        turns.map((r) => r.text),
+        ["My hamster Biscuit\nhoards sunflower seeds.", "Biscuit sounds adorable!"]
+      )
+    })
+  )
 })

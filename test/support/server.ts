@@ -1,12 +1,16 @@
 import { afterAll, afterEach } from "@effect/vitest"
 /**
  * Test harness for the real server binary: spawns `dist/kioku.mjs serve` on a free loopback port, waits for
- * its "listening" log line, and offers small HTTP helpers. Also temp-dir helpers.
+ * its "listening" log line, and offers small HTTP helpers. Also temp-dir helpers. Servers run with vectors off
+ * unless started through `startWithVectors`: then the default embedding model (built once per test run into
+ * the shared cache of test/embed/fixtures.ts) is loaded at start and the server is returned once it is ready.
  */
+import { Effect } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import { sharedDefaultModel } from "../embed/fixtures.js"
 
 export const distBin = path.resolve(import.meta.dirname, "../../dist/kioku.mjs")
 
@@ -135,6 +139,16 @@ export const turnsEvent = (
   payload: { session_id: `s-${eventId}`, row_ts: rowTs, kind: "cache", messages, extract }
 })
 
+/** The environment of a server with vectors on, using the shared default model (built here if missing). */
+export const vectorEnv = async (): Promise<Record<string, string>> => {
+  const modelDir = await Effect.runPromise(sharedDefaultModel)
+  return {
+    KIOKU_VECTORS_ENABLED: "true",
+    KIOKU_EMBEDDING_CACHE_DIR: path.dirname(modelDir),
+    KIOKU_VECTORS_WARMUP_DELAY_SECONDS: "0"
+  }
+}
+
 /**
  * Registers the hooks of a suite of server tests: every server started through `start` is stopped after
  * its test, and the temp root is removed after the suite.
@@ -151,5 +165,16 @@ export const serverSuite = () => {
     running.push(server)
     return server
   }
-  return { temp, start }
+  /** A server with vectors on, returned once its embedding model is loaded. */
+  const startWithVectors = async (
+    dataDir: string,
+    extraArgs: ReadonlyArray<string> = [],
+    env: Readonly<Record<string, string>> = {}
+  ) => {
+    const server = await start(dataDir, extraArgs, { ...(await vectorEnv()), ...env })
+    await server.waitFor(/embedding model ready|vectors disabled/)
+    if (!server.output().includes("embedding model ready")) throw new Error(`no vectors: ${server.output()}`)
+    return server
+  }
+  return { temp, start, startWithVectors }
 }

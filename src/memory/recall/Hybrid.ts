@@ -5,8 +5,10 @@
  * window is given — only entries whose event interval meets the half-open window. BM25 runs over the whole
  * pool with the pool's own statistics (k1, b; keep ≥ threshold, top `budget_each`), cosine over its facts
  * and reflections when the caller supplies a query vector and a vector lookup (keep ≥ threshold, top
- * `budget_each`), and reciprocal-rank fusion Σ 1/(k + rank) merges the two lists by id (top `budget_total`,
- * scores rounded to 6 decimals). Ties keep the pool order: active facts, reflections, archived facts.
+ * `budget_each`); each list has a relative floor (kioku's, so that one unrelated entry does not answer every
+ * query; 0 keeps N.E.K.O.'s lists): BM25 drops hits below floor × its best score, cosine those below
+ * mean + floor × (best − mean) of its whole list (scale-free across models). Reciprocal-rank fusion
+ * Σ 1/(k + rank) merges the two lists by id (top `budget_total`, scores rounded to 6 decimals). Ties keep the pool order: active facts, reflections, archived facts.
  * Time-only recall orders the pool by (outside the window, distance in seconds, later event start first).
  */
 import { score, type EvidenceTunables } from "../evidence/Evidence.js"
@@ -26,10 +28,13 @@ export interface HybridTunables extends EvidenceTunables {
   readonly hybrid_recall_cosine_threshold: number
   readonly hybrid_recall_bm25_threshold: number
   readonly hybrid_recall_rrf_k: number
+  readonly recall_bm25_relative_floor: number
+  readonly recall_cosine_relative_floor: number
 }
 
-/** The vector side of recall: the query's vector and a lookup of a memory's cached vector by id. */
+/** The vector side of recall: the query's vector (under `modelId`) and a lookup of a memory's cached vector by id. */
 export interface Vectors {
+  readonly modelId: string
   readonly query: Float32Array
   readonly vectorOf: (id: string) => Float32Array | undefined
 }
@@ -111,8 +116,17 @@ const poolOf = (corpus: RecallCorpus, q: PoolQuery, t: EvidenceTunables): Pool =
 const entryOf = (parts: ReadonlyArray<Partition>, id: string) =>
   parts.map((p) => p.members.get(id)).find((e) => e !== undefined)
 
-/** The best `limit` of `ranked` by score (then pool order) among those at or above `threshold`, in one pass. */
-const top = <R extends Bm25.Hit>(corpus: RecallCorpus, ranked: ReadonlyArray<R>, threshold: number, limit: number) => {
+/**
+ * The best `limit` of `ranked` by score (then pool order) among those at or above `threshold` and at or above
+ * `floor` × the best score of the list, in one pass.
+ */
+const top = <R extends Bm25.Hit>(
+  corpus: RecallCorpus,
+  ranked: ReadonlyArray<R>,
+  threshold: number,
+  limit: number,
+  floor: number
+) => {
   const best: Array<R> = []
   const before = (a: R, b: R) => a.score > b.score || (a.score === b.score && corpus.order(a.id) < corpus.order(b.id))
   for (const r of ranked) {
@@ -124,7 +138,8 @@ const top = <R extends Bm25.Hit>(corpus: RecallCorpus, ranked: ReadonlyArray<R>,
     best.splice(i, 0, r)
     if (best.length > limit) best.pop()
   }
-  return best
+  const cut = (best[0]?.score ?? 0) * floor
+  return floor > 0 ? best.filter((r) => r.score >= cut) : best
 }
 
 const row = (entry: RecallEntry, s: number | null): RecallRow => ({
@@ -169,12 +184,24 @@ export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTuna
     { k1: t.bm25_k1, b: t.bm25_b },
     pool.restriction
   )
-  const lexical = top(corpus, bm25, t.hybrid_recall_bm25_threshold, t.hybrid_recall_budget_each).flatMap((h) => {
+  const lexical = top(
+    corpus,
+    bm25,
+    t.hybrid_recall_bm25_threshold,
+    t.hybrid_recall_budget_each,
+    t.recall_bm25_relative_floor
+  ).flatMap((h) => {
     const entry = entryOf(pool.parts, h.id)
     return entry ? [{ ...h, entry }] : []
   })
   const semantic = q.vectors
-    ? top(corpus, cosineRanked(pool, q.vectors), t.hybrid_recall_cosine_threshold, t.hybrid_recall_budget_each)
+    ? top(
+        corpus,
+        aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor),
+        t.hybrid_recall_cosine_threshold,
+        t.hybrid_recall_budget_each,
+        0
+      )
     : []
   const fused = fuse(
     [lexical.map((r) => r.entry), semantic.map((r) => r.entry)],
@@ -182,6 +209,23 @@ export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTuna
     t.hybrid_recall_budget_total
   )
   return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size }
+}
+
+/**
+ * The hits at or above mean + `floor` × (best − mean) of the whole list: a floor relative to the list's own
+ * spread, so it means the same for models whose cosines live in different ranges; `floor` 0 keeps all.
+ */
+const aboveSpread = <R extends Bm25.Hit>(ranked: ReadonlyArray<R>, floor: number): ReadonlyArray<R> => {
+  if (floor <= 0 || ranked.length === 0) return ranked
+  let best = -Infinity
+  let sum = 0
+  for (const r of ranked) {
+    sum += r.score
+    if (r.score > best) best = r.score
+  }
+  const mean = sum / ranked.length
+  const cut = mean + floor * (best - mean)
+  return ranked.filter((r) => r.score >= cut)
 }
 
 /** Cosine of the query vector to every fact and reflection of the pool that has a vector of its size. */

@@ -7,13 +7,15 @@
  * active fact, then reflection, then archived fact (an archive row whose id is still active is dropped).
  * Recallable entries live in one BM25 index per subject partition, with the set of disputed reflections
  * whose evidence is scored at query time and a timeline of event times. Tokens are N.E.K.O.'s recall
- * tokens of the text folded to Simplified Chinese with the speakers' names stripped; the caller folds
+ * tokens of the text folded to Simplified Chinese with the speakers' names stripped, plus (by default) the
+ * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included); the caller folds
  * (an effect), the corpus tokenizes.
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
 import * as Timeline from "./Timeline.js"
-import { nameStripper, recallTokens } from "./Tokenize.js"
+import { cjkWords, nameStripper, recallTokens } from "./Tokenize.js"
+import { analyze } from "./TurnAnalyzer.js"
 
 export interface Row {
   readonly id: string
@@ -61,8 +63,14 @@ export interface RecallCorpus {
 const tierRank: Readonly<Record<Tier, number>> = { fact: 0, reflection: 1, fact_archive: 2 }
 const RANK_SPAN = 2 ** 40
 
-/** `names` are the speakers' names, already folded the way texts are. */
-export const make = (names: ReadonlyArray<string>): RecallCorpus => {
+/**
+ * `names` are the speakers' names, already folded the way texts are; `cjkWords` adds the CJK words to the
+ * tokens (tunable `recall_cjk_words`; off, the tokens are exactly N.E.K.O.'s).
+ */
+export const make = (
+  names: ReadonlyArray<string>,
+  options: { readonly cjkWords?: boolean; readonly stemmed?: boolean } = {}
+): RecallCorpus => {
   const tiers: Record<Tier, Map<string, Stored>> = {
     fact: new Map(),
     reflection: new Map(),
@@ -74,7 +82,11 @@ export const make = (names: ReadonlyArray<string>): RecallCorpus => {
   let seq = 0
 
   const strip = nameStripper(names)
-  const tokenize = (folded: string) => recallTokens(strip(folded))
+  const tokenize = (folded: string) => {
+    const text = strip(folded)
+    if (options.stemmed === true) return analyze(text)
+    return options.cjkWords === true ? [...recallTokens(text), ...cjkWords(text)] : recallTokens(text)
+  }
 
   const partitionFor = (key: string): Partition => {
     const existing = parts.get(key)

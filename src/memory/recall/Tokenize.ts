@@ -2,7 +2,8 @@
  * N.E.K.O.'s recall tokenizer (neko-compat §4.10), shared by recall and fact deduplication: text already
  * folded to Simplified Chinese, names stripped, then split on punctuation and whitespace; a segment that is
  * mostly CJK (Han, kana, Hangul) yields all its 2-grams and then all its 3-grams, with multiplicity; other
- * segments are kept whole (case preserved) when at least 2 characters long.
+ * segments are kept whole (case preserved) when at least 2 characters long. `cjkWords` adds kioku's words of
+ * CJK text (`Intl.Segmenter`: Chinese and Japanese dictionary words, Korean words), for recall only.
  */
 const cjkChar = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/
 const splitter = /[\s\p{P}\p{S}]+/u
@@ -10,6 +11,29 @@ const splitter = /[\s\p{P}\p{S}]+/u
 const isCjkMajority = (segment: string): boolean => {
   const chars = [...segment]
   return chars.filter((c) => cjkChar.test(c)).length * 2 > chars.length
+}
+
+const segmenter = new Intl.Segmenter("und", { granularity: "word" })
+const kanaOnly = /^[\u3040-\u309f\u30fc]+$/u
+/** Pronouns, particles and question words too common in questions and statements to tell turns apart. */
+const cjkStopWords: ReadonlySet<string> = new Set(
+  "我 你 他 她 的 了 是 吗 呢 吧 啊 什么 怎么 哪里 哪 谁 私 何 どこ 誰 です ます".split(" ")
+)
+
+/**
+ * The `Intl.Segmenter` words of the CJK parts of `text` (ICU's dictionaries for Chinese and Japanese), without
+ * single kana (particles) and a few pronouns and question words; one Han character can be a word (猫).
+ */
+export const cjkWords = (text: string): Array<string> => {
+  if (!cjkChar.test(text)) return []
+  const out: Array<string> = []
+  for (const s of segmenter.segment(text)) {
+    const word = s.segment
+    if (!s.isWordLike || !cjkChar.test(word) || cjkStopWords.has(word)) continue
+    if ([...word].length < 2 && kanaOnly.test(word)) continue
+    out.push(word)
+  }
+  return out
 }
 
 /** A function removing every occurrence of the given names (longest first), case-insensitively. */

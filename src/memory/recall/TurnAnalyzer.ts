@@ -1,9 +1,12 @@
 /**
  * The analyzer of the raw-turn tier: lower-cased words with English stop words removed and the rest reduced
- * by the Porter2 stemmer of wink-eng-lite-web-model; a mostly-CJK segment keeps N.E.K.O.'s 2-grams and
- * 3-grams (see Tokenize.ts). Pure; the same function analyzes turn documents and queries.
+ * by the Porter2 stemmer of wink-eng-lite-web-model (words of other alphabets, e.g. Russian, Spanish or
+ * Portuguese, pass through unchanged; single letters are dropped); a mostly-CJK segment keeps N.E.K.O.'s
+ * 2-grams and 3-grams (see Tokenize.ts) plus its `Intl.Segmenter` words (cjkWords). Pure; the same function
+ * analyzes turn documents and queries.
  */
 import stem from "wink-eng-lite-web-model/dist/porter-stemmer.js"
+import { cjkWords } from "./Tokenize.js"
 
 const cjkChar = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/
 const splitter = /[^\p{L}\p{N}]+/u
@@ -34,7 +37,10 @@ const isCjkMajority = (segment: string): boolean => {
 export const stemWord = (word: string): string => stem(word)
 
 /** Index terms of `text`, with multiplicity, in text order. */
-export const analyze = (text: string): Array<string> => {
+export const analyze = (text: string): Array<string> => analyzeWith(text, true)
+
+/** `analyze`, with or without the CJK words (for measuring what they add). */
+export const analyzeWith = (text: string, words: boolean): Array<string> => {
   const out: Array<string> = []
   for (const segment of text.toLowerCase().replace(/['’]/g, "").split(splitter)) {
     if (segment === "") continue
@@ -42,7 +48,8 @@ export const analyze = (text: string): Array<string> => {
       const chars = [...segment]
       for (let i = 0; i + 2 <= chars.length; i++) out.push(chars.slice(i, i + 2).join(""))
       for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(""))
-    } else if (!stopWords.has(segment)) {
+      if (words) out.push(...cjkWords(segment))
+    } else if (!stopWords.has(segment) && (segment.length > 1 || /\p{N}/u.test(segment))) {
       out.push(stemWord(segment))
     }
   }

@@ -80,7 +80,8 @@ const countsOf = (terms: ReadonlyArray<string>): Map<string, number> => {
   return out
 }
 
-export const make = (p: TurnTierParams): TurnIndex => {
+/** `analyzer` turns a text into its terms (the tier's `analyze`; benchmarks try others). */
+export const make = (p: TurnTierParams, analyzer: (text: string) => Array<string> = analyze): TurnIndex => {
   const turns: Array<Stored> = []
   const sessions: Array<SessionDoc> = []
   const turnDocs = Bm25.make()
@@ -111,7 +112,7 @@ export const make = (p: TurnTierParams): TurnIndex => {
       last !== undefined && Number.isFinite(input.at) && input.at - last.at <= p.sessionGapMs && input.at >= last.at
     if (!continues) sessions.push({ date: dateTerms(input.at), counts: new Map() })
     const session = sessions.length - 1
-    const terms = countsOf(analyze(input.text))
+    const terms = countsOf(analyzer(input.text))
     turns.push({ rowId: input.rowId, speaker: input.speaker, terms, session, at: input.at })
     position.set(input.rowId, turns.length - 1)
     const i = turns.length - 1
