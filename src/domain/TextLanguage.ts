@@ -1,7 +1,7 @@
 /**
  * The language a piece of text is written in, told by its script first (kana → ja, Han without kana → zh,
  * Hangul → ko, Cyrillic → ru), then, for Latin text, by stop-word evidence for Spanish or Portuguese
- * against English; Latin text defaults to English. A script counts when it holds a fair share of the
+ * against English (addresses left out, so "example.com" is no Portuguese "com"); Latin text defaults to English. A script counts when it holds a fair share of the
  * letters, so one Japanese word inside an English sentence leaves it English. Pure and cheap.
  */
 export type TextLanguage = "en" | "ja" | "zh" | "ko" | "es" | "pt" | "ru" | "other"
@@ -27,7 +27,11 @@ const stopWords = {
 } as const
 
 const latinLanguage = (text: string): TextLanguage => {
-  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? []
+  const words =
+    text
+      .toLowerCase()
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+|\S+@\S+\.\S+|\b\S+\.(?:com|org|net|io|jp|cn)\b\S*/gu, " ")
+      .match(/[\p{L}']+/gu) ?? []
   const score = { en: 0, es: 0, pt: 0 }
   for (const w of words) {
     if (stopWords.en.has(w)) score.en++
