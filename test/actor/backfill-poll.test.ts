@@ -25,6 +25,7 @@ describe("vector backfill with a backlog", () => {
         vectors_enabled: true,
         embedding_max_entries_per_tick: 2,
         embedding_active_poll_seconds: 5,
+        embedding_poll_seconds: 86_400,
         actor_idle_ttl_seconds: 86_400
       })
       const dir = path.join(settings.dataDir, "Poll")
@@ -32,14 +33,16 @@ describe("vector backfill with a backlog", () => {
       // Five unrelated facts (no reflection forms from them): three ticks of at most two.
       const texts = ["I have a cat", "I drink tea", "kitten", "green tea", "a dog"]
       writeFileSync(path.join(dir, "facts.json"), JSON.stringify(texts.map((t, i) => fact(`f${i}`, t))))
-      const memory = yield* boot(settings, { embedder: Layer.succeed(Embedder, service) })
+      const memory = yield* boot(settings, { embedder: Layer.succeed(Embedder, service), maintenance: true })
       const stored = () => {
         const db = new Database(path.join(dir, "vectors.db"), { readonly: true })
         const n = Number(db.prepare("SELECT count(*) FROM vectors").pluck().get())
         db.close()
         return n
       }
-      yield* memory.maintainNow("Poll")
+      // The backfill loop's first pass (30 s after start) embeds one tick's worth.
+      yield* TestClock.adjust("30 seconds")
+      yield* memory.awaitBackground("Poll")
       assert.strictEqual(stored(), 2)
       yield* TestClock.adjust("4 seconds")
       yield* memory.awaitBackground("Poll")

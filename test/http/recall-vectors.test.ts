@@ -100,8 +100,14 @@ describe("recall over HTTP with vectors on (the default embedding model)", () =>
       await server.stop()
       return answers
     }
-    assert.deepStrictEqual(await ask({}), { cat: ["fact_cat"], market: ["fact_market"] })
-    const open = await ask({ KIOKU_RECALL_COSINE_RELATIVE_FLOOR: "0", KIOKU_RECALL_BM25_RELATIVE_FLOOR: "0" })
+    // N.E.K.O.'s absolute cosine threshold (0.3) is off, so only the relative floors stand in the way.
+    const noThreshold = { KIOKU_HYBRID_RECALL_COSINE_THRESHOLD: "0" }
+    assert.deepStrictEqual(await ask(noThreshold), { cat: ["fact_cat"], market: ["fact_market"] })
+    const open = await ask({
+      ...noThreshold,
+      KIOKU_RECALL_COSINE_RELATIVE_FLOOR: "0",
+      KIOKU_RECALL_BM25_RELATIVE_FLOOR: "0"
+    })
     assert.deepStrictEqual(open.cat, ["fact_cat", "fact_market"])
     assert.deepStrictEqual(open.market, ["fact_market", "fact_cat"])
   })
