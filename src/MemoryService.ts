@@ -4,7 +4,7 @@
  * actor. A rename stops the actors of both names (through the registry) before it moves the directory.
  */
 import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "effect"
-import type { ActorDefect } from "./actor/Actor.js"
+import type { ActorDefect } from "./runtime/Actor.js"
 import { CharacterRegistry, type CharacterBusy } from "./actor/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
 import { KiokuConfig } from "./Config.js"

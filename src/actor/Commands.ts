@@ -13,7 +13,7 @@ import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "../memory/Funnel.js"
 import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
-import type { ActorDefect } from "./Actor.js"
+import type { ActorDefect } from "../runtime/Actor.js"
 
 export type WriteKind = "cache" | "process" | "renew" | "settle"
 

@@ -7,10 +7,10 @@
  */
 import { Entity } from "@effect/cluster"
 import { Deferred, Duration, Effect, Either, Layer, Option } from "effect"
-import type { ActorDefect } from "../actor/Actor.js"
+import type { ActorDefect } from "../runtime/Actor.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import { CharacterName, validateCharacterName } from "../domain/CharacterName.js"
-import { Placement } from "../actor/Placement.js"
+import { Placement } from "../runtime/Placement.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { KiokuConfig } from "../Config.js"
 import { commandOf } from "../maintenance/Maintenance.js"

@@ -7,7 +7,7 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Either, Option, Schema } from "effect"
-import type { Health } from "../actor/Actor.js"
+import type { Health } from "../runtime/Actor.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"

@@ -7,12 +7,12 @@
  * whole is retried on the loop's restart backoff (`runLoop`), so nothing ends a loop.
  */
 import { Deferred, Duration, Effect, Layer, Option } from "effect"
-import type { ActorDefect } from "../actor/Actor.js"
+import type { ActorDefect } from "../runtime/Actor.js"
 import * as CharacterDirs from "../store/CharacterDirs.js"
 import type { StoreError } from "../store/DurableFs.js"
 import { CharacterRegistry } from "../actor/CharacterRegistry.js"
 import type { Command } from "../actor/Commands.js"
-import { Placement } from "../actor/Placement.js"
+import { Placement } from "../runtime/Placement.js"
 import { Embedder } from "../embed/Embedder.js"
 import { KiokuConfig } from "../Config.js"
 import { Recovered } from "../RuntimeStatus.js"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Option, RcMap, TestClock } from "effect"
-import * as Admission from "../../src/actor/Admission.js"
-import * as Handover from "../../src/actor/Handover.js"
+import * as Admission from "../../src/runtime/Admission.js"
+import * as Handover from "../../src/runtime/Handover.js"
 
 describe("Handover", () => {
   it.scoped("a new build of a key waits until the evicted one has closed", () =>

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Random, Ref, TestClock } from "effect"
-import * as Actor from "../../src/actor/Actor.js"
+import * as Actor from "../../src/runtime/Actor.js"
 import type { Command } from "../../src/actor/Commands.js"
 import { CharacterRegistry } from "../../src/actor/CharacterRegistry.js"
 import { validateCharacterName } from "../../src/domain/CharacterName.js"
