@@ -8,8 +8,8 @@
  * (`Layer.setClock`), so every actor reads it.
  */
 import { Effect, Layer, type Clock } from "effect"
-import { CharacterRegistry } from "./actor/CharacterRegistry.js"
-import { OutboxHandlers } from "./actor/Ports.js"
+import { CharacterRegistry } from "./character/CharacterRegistry.js"
+import { OutboxHandlers } from "./character/Ports.js"
 import type { LlmClient } from "./llm/LlmClient.js"
 import type { Embedder } from "./embed/Embedder.js"
 import * as OnnxEmbedder from "./embed/OnnxEmbedder.js"

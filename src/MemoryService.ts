@@ -5,7 +5,7 @@
  */
 import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "./runtime/Actor.js"
-import { CharacterRegistry, type CharacterBusy } from "./actor/CharacterRegistry.js"
+import { CharacterRegistry, type CharacterBusy } from "./character/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
 import { KiokuConfig } from "./Config.js"
 import type {
@@ -15,21 +15,21 @@ import type {
   RecentSnapshot,
   SaveRecentOutcome,
   WriteKind
-} from "./actor/Commands.js"
+} from "./character/Commands.js"
 import type { StoredMessage } from "./domain/Message.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"
-import * as RenameContents from "./memory/RenameContents.js"
+import * as RenameContents from "./ops/RenameContents.js"
 import * as path from "node:path"
 import type { PersonaFile } from "./memory/persona/Persona.js"
-import type { ManualAction, ManualResult } from "./actor/ManualActions.js"
-import type { EditKind, EditResult } from "./actor/EntryEdit.js"
+import type { ManualAction, ManualResult } from "./character/ManualActions.js"
+import type { EditKind, EditResult } from "./character/EntryEdit.js"
 import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./memory/reflection/Reflection.js"
-import type { FunnelCounts } from "./memory/Funnel.js"
+import type { FunnelCounts } from "./character/Funnel.js"
 import type { QueryRequest, QueryResult } from "./memory/recall/RecallTypes.js"
 import { failed as recallFailed } from "./actor/Recall.js"
 import { renderToolAnswer } from "./memory/recall/RecallRender.js"

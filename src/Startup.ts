@@ -9,7 +9,7 @@
  */
 import { Clock, Deferred, Effect, Ref } from "effect"
 import * as path from "node:path"
-import { CharacterRegistry } from "./actor/CharacterRegistry.js"
+import { CharacterRegistry } from "./character/CharacterRegistry.js"
 import { Placement } from "./runtime/Placement.js"
 import type { PersonaFile } from "./memory/persona/Persona.js"
 import { KiokuConfig } from "./Config.js"

@@ -5,7 +5,7 @@
  * `ClusterSetupError`). With `cluster`, the process is one runner of a cluster (docs/scaling.md).
  */
 import { Cause, Effect, Either, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
-import type { CharacterStatus, MaintenanceReport } from "./actor/Commands.js"
+import type { CharacterStatus, MaintenanceReport } from "./character/Commands.js"
 import { appLayer } from "./App.js"
 import { parseClusterOptions } from "./cluster/Options.js"
 import { loadSettings, parseLogLevel } from "./Config.js"

@@ -15,8 +15,8 @@ import { fingerprint, hardCapDrop, memoItem, sliceToCompress, type Speakers } fr
 import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
 import * as RecentMeta from "../memory/recent/RecentMeta.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
-import type { Command } from "./Commands.js"
+import * as State from "../character/CharacterState.js"
+import type { Command } from "../character/Commands.js"
 
 export interface CompactionDeps {
   readonly tunables: Tunables

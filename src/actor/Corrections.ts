@@ -20,7 +20,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import { correctionRetry, exhausted } from "../maintenance/policies.js"
-import * as State from "./CharacterState.js"
+import * as State from "../character/CharacterState.js"
 import {
   attemptedLine,
   entryLine,

@@ -24,7 +24,7 @@ import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
+import * as State from "../character/CharacterState.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED } from "./PersonaEvent.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 

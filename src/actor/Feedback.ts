@@ -12,7 +12,7 @@ import { contentText } from "../domain/Message.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Speakers } from "../memory/recent/Compression.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
+import * as State from "../character/CharacterState.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 import { surfacedView, SurfacedRow } from "./Surfacing.js"
 

@@ -14,7 +14,7 @@ import type { Correction, PersonaEntry } from "../memory/persona/Persona.js"
 import { personaState } from "../memory/persona/PersonaState.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import { personaAt } from "./Machines.js"
+import { personaAt } from "../character/Machines.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED } from "./PersonaEvent.js"
 
 export interface PersonaMove {

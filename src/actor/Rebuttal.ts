@@ -17,7 +17,7 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
+import * as State from "../character/CharacterState.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 
 const CURSOR = "rebuttal_checked_until"

@@ -27,7 +27,7 @@ import type { Speakers } from "../memory/recent/Compression.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "./CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 import * as TurnTier from "./TurnTier.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */

@@ -8,7 +8,7 @@
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
 import type { Vectors } from "../memory/recall/Hybrid.js"
-import { exists, type CharacterState } from "./CharacterState.js"
+import { exists, type CharacterState } from "../character/CharacterState.js"
 import { loaded } from "./TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
 import { generationOf, pool, vectorsFor } from "./VectorBackfill.js"

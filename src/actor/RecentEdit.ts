@@ -9,8 +9,8 @@ import { Deferred, Effect, Option } from "effect"
 import * as path from "node:path"
 import type { StoredMessage } from "../domain/Message.js"
 import { fingerprint } from "../memory/recent/Compression.js"
-import * as State from "./CharacterState.js"
-import type { Command, RecentSnapshot, SaveRecentOutcome } from "./Commands.js"
+import * as State from "../character/CharacterState.js"
+import type { Command, RecentSnapshot, SaveRecentOutcome } from "../character/Commands.js"
 
 export interface RecentEditDeps {
   readonly cancelReview: (state: State.CharacterState) => Effect.Effect<unknown>

@@ -15,7 +15,7 @@ import { applySignal } from "../memory/evidence/Evidence.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import { reflectionAt } from "./Machines.js"
+import { reflectionAt } from "../character/Machines.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./TurnEvent.js"
 
 export interface ReflectionMove {

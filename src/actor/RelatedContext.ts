@@ -8,7 +8,7 @@ import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
 import { cosine } from "../memory/evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "./CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 import { vectorsFor } from "./VectorBackfill.js"
 
 export const relatedContext = (

@@ -17,8 +17,8 @@ import * as R from "../memory/recent/Review.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
-import type { Command } from "./Commands.js"
+import * as State from "../character/CharacterState.js"
+import type { Command } from "../character/Commands.js"
 
 export interface ReviewerDeps {
   readonly tunables: Tunables

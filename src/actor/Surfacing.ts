@@ -12,7 +12,7 @@ import { eligible, pickFollowups } from "../memory/reflection/Followup.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "./CharacterState.js"
+import * as State from "../character/CharacterState.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
 
 export const SurfacedRow = Schema.Struct(

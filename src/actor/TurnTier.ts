@@ -16,7 +16,7 @@ import { analyze } from "../memory/recall/TurnAnalyzer.js"
 import type { RecallRow } from "../memory/recall/RecallTypes.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import type { Tunables } from "../Tunables.js"
-import { timeIndexOf, type CharacterState } from "./CharacterState.js"
+import { timeIndexOf, type CharacterState } from "../character/CharacterState.js"
 
 const Message = Schema.parseJson(
   Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })

@@ -15,7 +15,7 @@ import { textSha256 } from "../embed/VectorCache.js"
 import * as TurnVectorIndex from "../memory/recall/TurnVectorIndex.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import * as TurnVectorStore from "../store/TurnVectorStore.js"
-import { exists, timeIndexOf, type CharacterState } from "./CharacterState.js"
+import { exists, timeIndexOf, type CharacterState } from "../character/CharacterState.js"
 import { turnOf } from "./TurnTier.js"
 
 export interface TurnBackfillReport {

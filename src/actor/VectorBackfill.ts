@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
 import { dimOfModelId, entryVector, isValid, textSha256 } from "../embed/VectorCache.js"
 import * as VectorStore from "../embed/VectorStore.js"
-import { exists, type CharacterState } from "./CharacterState.js"
+import { exists, type CharacterState } from "../character/CharacterState.js"
 
 export interface BackfillReport {
   /** False while vectors are disabled or the model is not loaded yet (nothing was done). */

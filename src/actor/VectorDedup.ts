@@ -10,7 +10,7 @@ import type { Fact } from "../memory/facts/Fact.js"
 import type * as DedupQueue from "../memory/facts/DedupQueue.js"
 import { cosine } from "../memory/evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "./CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 import { vectorsFor } from "./VectorBackfill.js"
 
 export const vectorPairs = (

@@ -8,7 +8,7 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { Health } from "../runtime/Actor.js"
-import { CharacterRegistry } from "../actor/CharacterRegistry.js"
+import { CharacterRegistry } from "../character/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
 import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
 import * as CharacterDirs from "../store/CharacterDirs.js"

@@ -5,7 +5,7 @@
  * `POST /internal/maintenance/run_once`.
  */
 import { Effect } from "effect"
-import type { MaintenanceReport } from "../actor/Commands.js"
+import type { MaintenanceReport } from "../character/Commands.js"
 import { KiokuConfig } from "../Config.js"
 import { MemoryService } from "../MemoryService.js"
 import * as CharacterDirs from "../store/CharacterDirs.js"

@@ -9,7 +9,7 @@
  */
 import { Cause, Effect, Equal, type FiberId, Option, Queue, type Scope } from "effect"
 import { CurrentSection, type Section } from "../llm/Section.js"
-import type { Command } from "../actor/Commands.js"
+import type { Command } from "../character/Commands.js"
 
 const LANE: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
   "DrainOutbox",

@@ -12,8 +12,8 @@ import { textHash } from "../memory/facts/Fact.js"
 import type { PersonaEntry } from "../memory/persona/Persona.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
-import { FACT_UPDATED, factLine } from "./TurnEvent.js"
+import { entryLine, PERSONA_ENTRY_UPDATED } from "../actor/PersonaEvent.js"
+import { FACT_UPDATED, factLine } from "../actor/TurnEvent.js"
 
 export type EditKind = "fact" | "persona"
 

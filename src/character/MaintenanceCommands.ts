@@ -14,11 +14,11 @@ import type { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
-import type * as FactIntake from "./FactIntake.js"
+import type * as FactIntake from "../actor/FactIntake.js"
 import type * as MemoryCommands from "./MemoryCommands.js"
-import type { RecentLifecycle } from "./RecentLifecycle.js"
-import * as TurnVectors from "./TurnVectors.js"
-import * as VectorBackfill from "./VectorBackfill.js"
+import type { RecentLifecycle } from "../actor/RecentLifecycle.js"
+import * as TurnVectors from "../actor/TurnVectors.js"
+import * as VectorBackfill from "../actor/VectorBackfill.js"
 
 type Built<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Success<
   ReturnType<F>

@@ -28,9 +28,9 @@ import type { TurnVectorStore } from "../store/TurnVectorStore.js"
 import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "./TurnEvent.js"
+import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "../actor/TurnEvent.js"
 import { applyUnapplied } from "./Apply.js"
-import * as RecentSlice from "./RecentSlice.js"
+import * as RecentSlice from "../actor/RecentSlice.js"
 
 export { applyUnapplied, EXTRACT_FACTS, timeIndexOf } from "./Apply.js"
 

@@ -10,8 +10,8 @@ import { localIso } from "../domain/LocalTime.js"
 import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { movePersona } from "./PersonaTransitions.js"
-import { moveReflection } from "./ReflectionTransitions.js"
+import { movePersona } from "../actor/PersonaTransitions.js"
+import { moveReflection } from "../actor/ReflectionTransitions.js"
 
 export type ManualAction = "confirm" | "deny" | "archive"
 
