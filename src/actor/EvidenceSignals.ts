@@ -19,14 +19,14 @@ import { hasNegativeKeyword } from "../memory/evidence/NegativeKeywords.js"
 import { applyRerank, coarseOrder } from "../memory/evidence/Rerank.js"
 import type { Fact } from "../memory/facts/Fact.js"
 import type { PersonaEntry } from "../memory/persona/Persona.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED } from "./PersonaEvent.js"
-import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 
 type Target =
   | (Observation & { readonly type: "reflection"; readonly score: number; readonly record: Reflection })

@@ -18,7 +18,7 @@ import { correctionsOf } from "../memory/persona/PersonaState.js"
 import * as State from "../character/CharacterState.js"
 import { movePersona } from "./PersonaTransitions.js"
 import { moveReflection } from "./ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 
 const DAY = 86_400_000
 

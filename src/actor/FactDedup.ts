@@ -14,13 +14,13 @@ import { ChineseScript } from "../llm/ChineseScript.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Fact } from "../memory/facts/Fact.js"
 import * as DedupQueue from "../memory/facts/DedupQueue.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import { dedupTokens, dice, stripNames } from "../memory/recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import { Embedder } from "../embed/Embedder.js"
 import { vectorPairs } from "./VectorDedup.js"
-import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./TurnEvent.js"
+import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "../recent/TurnEvent.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
   Effect.gen(function* () {

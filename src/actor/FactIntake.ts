@@ -17,7 +17,7 @@ import type { Extracted, Utterance } from "../llm/local/LocalFacts.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { planFacts } from "../memory/facts/Intake.js"
 import type { Fact } from "../memory/facts/Fact.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as Cursors from "../store/Cursors.js"
 import type { OutboxOp } from "../store/Outbox.js"
@@ -29,7 +29,7 @@ import type { Command } from "../character/Commands.js"
 import { HandlerFailed } from "../character/Ports.js"
 import * as DedupQueue from "../memory/facts/DedupQueue.js"
 import * as FactDedup from "./FactDedup.js"
-import { factLine, FACT_ADDED, FACT_UPDATED } from "./TurnEvent.js"
+import { factLine, FACT_ADDED, FACT_UPDATED } from "../recent/TurnEvent.js"
 
 export interface IntakeDeps {
   readonly tunables: Tunables

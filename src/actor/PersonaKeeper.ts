@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "../llm/local/LocalOverlap.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import { syncCard } from "../memory/persona/CardSync.js"
 import {
   entriesOf,
@@ -31,7 +31,7 @@ import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
 import { moveReflection } from "./ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 
 const HOUR = 3_600_000
 const MIGRATION_MARKER = "__evidence_migration_v1__"

@@ -16,7 +16,7 @@ import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { score } from "../memory/evidence/Evidence.js"
 import type { PersonaEntry } from "../memory/persona/Persona.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
@@ -24,7 +24,7 @@ import * as State from "../character/CharacterState.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
 import { moveReflection } from "./ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "./TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 
 /** The persona section a reflection's entity belongs to. */
 export const sectionOf = (entity: string): string =>

@@ -23,7 +23,7 @@ import { factEntry, LEGACY_PRIVATE, reflectionEntry, subjectKey } from "../memor
 import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
 import { parseTimeWindow } from "../memory/recall/TimeWindow.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"

@@ -15,7 +15,7 @@ import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { reinforcementSeed } from "../memory/evidence/Evidence.js"
 import { eventWindow, EventWhenRaw } from "../memory/facts/Fact.js"
-import type { Speakers } from "../memory/recent/Compression.js"
+import type { Speakers } from "../recent/Compression.js"
 import type { Reflection } from "../memory/reflection/Reflection.js"
 import { selectFacts, validateDraft } from "../memory/reflection/Synthesis.js"
 import * as ViewFile from "../store/ViewFile.js"
@@ -24,7 +24,7 @@ import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
 import * as State from "../character/CharacterState.js"
 import { Embedder } from "../embed/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
-import { factAbsorbedLine, reflectionLine } from "./TurnEvent.js"
+import { factAbsorbedLine, reflectionLine } from "../recent/TurnEvent.js"
 
 export const Backoff = Schema.Record({
   key: Schema.String,

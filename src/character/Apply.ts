@@ -10,14 +10,14 @@ import { localIso } from "../domain/LocalTime.js"
 import type * as FactArchive from "../memory/facts/FactArchive.js"
 import type * as FactStore from "../memory/facts/FactStore.js"
 import type * as PersonaStore from "../memory/persona/PersonaStore.js"
-import type * as RecentStore from "../memory/recent/RecentStore.js"
+import type * as RecentStore from "../recent/RecentStore.js"
 import type * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
 import type * as EventLog from "../store/EventLog.js"
 import type * as Outbox from "../store/Outbox.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir } from "../store/DurableFs.js"
 import { existsSync } from "node:fs"
-import { fromLine, type JournalEvent, type TurnEvent } from "../actor/TurnEvent.js"
+import { fromLine, type JournalEvent, type TurnEvent } from "../recent/TurnEvent.js"
 
 /** What applying events reads and writes of a character's state (the character state has all of it). */
 export interface CharacterViews {

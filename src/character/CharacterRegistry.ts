@@ -21,7 +21,7 @@ import { Placement } from "../runtime/Placement.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { ChineseScript } from "../llm/ChineseScript.js"
-import { RecentCompressor } from "../memory/recent/RecentCompressor.js"
+import { RecentCompressor } from "../recent/RecentCompressor.js"
 
 /** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */
 export class CharacterBusy extends Schema.TaggedError<CharacterBusy>()("CharacterBusy", { name: Schema.String }) {}

@@ -16,7 +16,7 @@ import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import type * as FactIntake from "../actor/FactIntake.js"
 import type * as MemoryCommands from "./MemoryCommands.js"
-import type { RecentLifecycle } from "../actor/RecentLifecycle.js"
+import type { RecentLifecycle } from "../recent/RecentLifecycle.js"
 import * as TurnVectors from "../actor/TurnVectors.js"
 import * as VectorBackfill from "../actor/VectorBackfill.js"
 

@@ -17,9 +17,9 @@ import type { ActorDefect } from "../runtime/Actor.js"
 import * as State from "./CharacterState.js"
 import type { WriteRequest } from "./Commands.js"
 import * as Locale from "./PromptLocale.js"
-import type { RecentLifecycle } from "../actor/RecentLifecycle.js"
-import type * as Reviewer from "../actor/Reviewer.js"
-import { turnsLine } from "../actor/TurnEvent.js"
+import type { RecentLifecycle } from "../recent/RecentLifecycle.js"
+import type * as Reviewer from "../recent/Reviewer.js"
+import { turnsLine } from "../recent/TurnEvent.js"
 
 export interface Write {
   readonly request: WriteRequest

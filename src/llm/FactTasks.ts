@@ -13,7 +13,7 @@ import type { EnglishNlp } from "./local/extract/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
-import { fillPrompt } from "./prompts/recent.js"
+import { fillPrompt } from "../recent/prompts.js"
 import { templateText } from "./prompts/templates.js"
 
 export interface ExtractInput {

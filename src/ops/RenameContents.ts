@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { RecentFile, StoredMessage } from "../domain/Message.js"
 import { readText, writeAtomic } from "../store/DurableFs.js"
 import * as TimeIndex from "../store/TimeIndex.js"
-import { fileText } from "../memory/recent/RecentStore.js"
+import { fileText } from "../recent/RecentStore.js"
 
 const nameFields = ["name", "speaker", "author", "character", "role"] as const
 const Part = Schema.Struct({ text: Schema.String }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))

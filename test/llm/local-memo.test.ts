@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { summarise } from "../../src/llm/local/LocalSummary.js"
+import { summarise } from "../../src/recent/local/LocalSummary.js"
 import { heuristic } from "../../src/llm/Tokenizer.js"
 import { english } from "../support/extraction.js"
 

@@ -5,7 +5,7 @@ import { decodeAnswer } from "../../src/llm/JsonAnswer.js"
 import * as C from "../../src/llm/prompts/contracts.js"
 import * as F from "../../src/llm/prompts/facts.js"
 import * as P from "../../src/llm/prompts/persona.js"
-import * as Rc from "../../src/llm/prompts/recent.js"
+import * as Rc from "../../src/recent/prompts.js"
 import * as R from "../../src/llm/prompts/reflection.js"
 import { pickTemplate, type TemplateSet } from "../../src/llm/prompts/templates.js"
 

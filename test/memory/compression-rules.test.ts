@@ -10,7 +10,7 @@ import {
   renderLines,
   sliceToCompress,
   splice
-} from "../../src/memory/recent/Compression.js"
+} from "../../src/recent/Compression.js"
 
 const msg = (type: string, content: string): StoredMessage => ({ type, data: { content } })
 const many = (n: number) => Array.from({ length: n }, (_, i) => msg(i % 2 === 0 ? "human" : "ai", `m${i}`))

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import type { StoredMessage } from "../../src/domain/Message.js"
 import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { MemoryService } from "../../src/MemoryService.js"
-import { fingerprint } from "../../src/memory/recent/Compression.js"
+import { fingerprint } from "../../src/recent/Compression.js"
 import {
   emptyReviewState,
   locateRun,
@@ -13,7 +13,7 @@ import {
   reviewGate,
   tailOf,
   type GateInput
-} from "../../src/memory/recent/Review.js"
+} from "../../src/recent/Review.js"
 import * as Startup from "../../src/Startup.js"
 import { tunablesFrom } from "../../src/Config.js"
 import { testRuntime } from "../support/layers.js"

@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
 import * as P from "../../src/actor/PersonaEvent.js"
-import * as T from "../../src/actor/TurnEvent.js"
+import * as T from "../../src/recent/TurnEvent.js"
 import {
   Correction,
   CorrectionsFile,

@@ -10,7 +10,7 @@ import { tunablesFrom } from "../../src/Config.js"
 import type { LlmClient, LlmError } from "../../src/llm/LlmClient.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import type { Embedder } from "../../src/embed/Embedder.js"
-import { RecentCompressor, type CompressionInput } from "../../src/memory/recent/RecentCompressor.js"
+import { RecentCompressor, type CompressionInput } from "../../src/recent/RecentCompressor.js"
 import type { Tunables } from "../../src/Tunables.js"
 
 export const testSettings = (overrides: Partial<Tunables> = {}) => {

@@ -4,7 +4,7 @@
  * languages use the English text. Placeholders: {MASTER_NAME}, {LANLAN_NAME}, {CONVERSATION}, {LIMIT}.
  * Every task answers JSON; the contract is stated at the end of each template.
  */
-import type { Language } from "../../domain/Locale.js"
+import type { Language } from "../domain/Locale.js"
 
 export type PromptLanguage = "en" | "zh" | "zh-TW" | "ja"
 type Templates = Readonly<Record<PromptLanguage, string>>

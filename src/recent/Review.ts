@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { createHash } from "node:crypto"
-import { contentText, type StoredMessage } from "../../domain/Message.js"
+import { contentText, type StoredMessage } from "../domain/Message.js"
 import { fingerprint } from "./Compression.js"
 
 const TailItem = Schema.Struct({ type: Schema.String, content: Schema.String, content_sha256: Schema.String })

@@ -5,12 +5,12 @@
  * the round starts again, at most 3 rounds. Any failure fails the whole compression: history stays untouched.
  */
 import { Context, Effect, Layer } from "effect"
-import type { Language } from "../../domain/Locale.js"
-import type { StoredMessage } from "../../domain/Message.js"
-import { KiokuConfig } from "../../Config.js"
-import type { LlmError } from "../../llm/LlmClient.js"
-import { MemoryTasks, type Names } from "../../llm/MemoryTasks.js"
-import { Tokenizer } from "../../llm/Tokenizer.js"
+import type { Language } from "../domain/Locale.js"
+import type { StoredMessage } from "../domain/Message.js"
+import { KiokuConfig } from "../Config.js"
+import type { LlmError } from "../llm/LlmClient.js"
+import { MemoryTasks, type Names } from "../llm/MemoryTasks.js"
+import { Tokenizer } from "../llm/Tokenizer.js"
 import { chunkLines, cutToSentenceEnd, renderLines } from "./Compression.js"
 
 export interface CompressionInput {

@@ -10,8 +10,8 @@
 import { Effect, Option, Schema } from "effect"
 import { statSync } from "node:fs"
 import * as path from "node:path"
-import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
-import { RecentFile, type StoredMessage } from "../../domain/Message.js"
+import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../store/DurableFs.js"
+import { RecentFile, type StoredMessage } from "../domain/Message.js"
 import { fingerprint, splice } from "./Compression.js"
 
 export class RecentUnreadable extends Schema.TaggedError<RecentUnreadable>()("RecentUnreadable", {

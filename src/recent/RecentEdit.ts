@@ -8,7 +8,7 @@
 import { Deferred, Effect, Option } from "effect"
 import * as path from "node:path"
 import type { StoredMessage } from "../domain/Message.js"
-import { fingerprint } from "../memory/recent/Compression.js"
+import { fingerprint } from "./Compression.js"
 import * as State from "../character/CharacterState.js"
 import type { Command, RecentSnapshot, SaveRecentOutcome } from "../character/Commands.js"
 

@@ -8,7 +8,7 @@ import type { Effect, Fiber } from "effect"
 import { randomUUID } from "node:crypto"
 import { initialTransition, type SnapshotFrom } from "xstate"
 import { recentMachine, type RecentLimits } from "../../machines/recent.js"
-import type { ReviewState } from "../memory/recent/Review.js"
+import type { ReviewState } from "./Review.js"
 import type { Tunables } from "../Tunables.js"
 
 export interface RecentSlice {

@@ -11,7 +11,7 @@ import { Fact } from "../memory/facts/Fact.js"
 import { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { PersonaOp } from "../memory/persona/PersonaStore.js"
-import { personaOp, personaTypes } from "./PersonaEvent.js"
+import { personaOp, personaTypes } from "../actor/PersonaEvent.js"
 
 export const TURNS_APPENDED = "turns.appended"
 export const RECENT_SPLICED = "recent.spliced"

@@ -4,10 +4,10 @@
  * the hard cap, and cutting a summary back to its last sentence end.
  */
 import { createHash } from "node:crypto"
-import type { Language } from "../../domain/Locale.js"
-import { contentText, messageText, type StoredMessage } from "../../domain/Message.js"
-import { memoPrefix } from "../../llm/prompts/recent.js"
-import type { TokenCounter } from "../../llm/Tokenizer.js"
+import type { Language } from "../domain/Locale.js"
+import { contentText, messageText, type StoredMessage } from "../domain/Message.js"
+import { memoPrefix } from "./prompts.js"
+import type { TokenCounter } from "../llm/Tokenizer.js"
 
 export interface Speakers {
   readonly master: string

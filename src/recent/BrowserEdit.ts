@@ -6,8 +6,8 @@
  */
 import { Either, Schema } from "effect"
 import { createHash } from "node:crypto"
-import { validateCharacterName, type CharacterName } from "../../domain/CharacterName.js"
-import type { StoredMessage } from "../../domain/Message.js"
+import { validateCharacterName, type CharacterName } from "../domain/CharacterName.js"
+import type { StoredMessage } from "../domain/Message.js"
 
 export const MAX_ITEMS = 10_000
 export const MAX_ITEM_CHARS = 32_768

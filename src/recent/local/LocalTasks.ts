@@ -4,9 +4,9 @@
  * that changes nothing is a valid answer).
  */
 import { Effect } from "effect"
-import type { ReviewInput, ReviewOutput, SummaryInput } from "../TaskTypes.js"
-import type { TokenCounter } from "../Tokenizer.js"
-import type { EnglishNlp } from "./extract/EnglishNlp.js"
+import type { ReviewInput, ReviewOutput, SummaryInput } from "../../llm/TaskTypes.js"
+import type { TokenCounter } from "../../llm/Tokenizer.js"
+import type { EnglishNlp } from "../../llm/local/extract/EnglishNlp.js"
 import { summarise } from "./LocalSummary.js"
 
 const noNames = { master: "", character: "" }

@@ -5,8 +5,8 @@
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import { localIso, parseLocal } from "../../domain/LocalTime.js"
-import * as ViewFile from "../../store/ViewFile.js"
+import { localIso, parseLocal } from "../domain/LocalTime.js"
+import * as ViewFile from "../store/ViewFile.js"
 
 export const RecentMetaView = Schema.Struct(
   { last_past_block_update_at: Schema.optional(Schema.NullOr(Schema.String)) },
