@@ -9,8 +9,8 @@ import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { createMemoryRuntime } from "../src/lib.js"
-import { loadEnglish } from "../src/llm/local/extract/EnglishNlp.js"
-import { extractFacts } from "../src/llm/local/LocalFacts.js"
+import { loadEnglish } from "../src/facts/local/extract/EnglishNlp.js"
+import { extractFacts } from "../src/facts/local/LocalFacts.js"
 
 interface Turn {
   readonly speaker: string

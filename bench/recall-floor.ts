@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { createMemoryRuntime } from "../src/lib.js"
-import { textHash } from "../src/memory/facts/Fact.js"
+import { textHash } from "../src/facts/Fact.js"
 
 const facts: Record<string, string> = {
   ex: "Master does not want to talk about the ex anymore",

@@ -16,7 +16,7 @@
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
 import { ChineseScript } from "../llm/ChineseScript.js"
-import { FactsFile, type Fact } from "../memory/facts/Fact.js"
+import { FactsFile, type Fact } from "../facts/Fact.js"
 import { hybridRecall, recallByTime, type Vectors } from "../memory/recall/Hybrid.js"
 import * as Corpus from "../memory/recall/RecallCorpus.js"
 import { factEntry, LEGACY_PRIVATE, reflectionEntry, subjectKey } from "../memory/recall/RecallEntry.js"

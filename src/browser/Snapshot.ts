@@ -7,8 +7,8 @@
  * here writes, so reading never races the character's actor.
  */
 import { Effect } from "effect"
-import * as FactArchive from "../memory/facts/FactArchive.js"
-import * as FactStore from "../memory/facts/FactStore.js"
+import * as FactArchive from "../facts/FactArchive.js"
+import * as FactStore from "../facts/FactStore.js"
 import { META } from "../memory/persona/Persona.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
 import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"

@@ -8,7 +8,7 @@
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
-import { textHash } from "../memory/facts/Fact.js"
+import { textHash } from "../facts/Fact.js"
 import type { PersonaEntry } from "../memory/persona/Persona.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"

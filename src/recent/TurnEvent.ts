@@ -7,7 +7,7 @@
  */
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
-import { Fact } from "../memory/facts/Fact.js"
+import { Fact } from "../facts/Fact.js"
 import { Reflection } from "../memory/reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { PersonaOp } from "../memory/persona/PersonaStore.js"

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { Embedder } from "../../src/embed/Embedder.js"
 import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
-import { textHash } from "../../src/memory/facts/Fact.js"
+import { textHash } from "../../src/facts/Fact.js"
 import { embedderOptions, tinyModel } from "../embed/fixtures.js"
 import { boot, testSettings } from "../support/layers.js"
 

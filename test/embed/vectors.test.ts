@@ -11,7 +11,7 @@ import { Embedder } from "../../src/embed/Embedder.js"
 import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
 import { entryTriple, textSha256 } from "../../src/embed/VectorCache.js"
 import * as VectorStore from "../../src/embed/VectorStore.js"
-import { textHash } from "../../src/memory/facts/Fact.js"
+import { textHash } from "../../src/facts/Fact.js"
 import { embedderOptions, tempDir, tinyModel } from "./fixtures.js"
 
 const row = (id: string, text: string, vector: ReadonlyArray<number>, modelId = "m-4d-fp32") => ({

@@ -8,7 +8,7 @@ import { ingestConversation, turnContent } from "../../src/eval/Ingest.js"
 import type { Conversation, Turn } from "../../src/eval/Locomo.js"
 import { readProvenance } from "../../src/eval/Provenance.js"
 import { createMemoryRuntime, makeHostClock } from "../../src/lib.js"
-import { FactsFile } from "../../src/memory/facts/Fact.js"
+import { FactsFile } from "../../src/facts/Fact.js"
 import { ReflectionsFile } from "../../src/memory/reflection/Reflection.js"
 import * as ViewFile from "../../src/store/ViewFile.js"
 

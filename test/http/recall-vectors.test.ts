@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { textHash } from "../../src/memory/facts/Fact.js"
+import { textHash } from "../../src/facts/Fact.js"
 import { history, post, serverSuite } from "../support/server.js"
 
 interface Row {

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { eventWhenOf } from "../../src/llm/local/EventCues.js"
+import { eventWhenOf } from "../../src/facts/local/EventCues.js"
 import { extract } from "../support/extraction.js"
-import { clampImportance, eventWindow, factId, textHash } from "../../src/memory/facts/Fact.js"
+import { clampImportance, eventWindow, factId, textHash } from "../../src/facts/Fact.js"
 
 describe("local fact extraction", () => {
   it.effect("turns first-person statements into facts about the speaker, with importance and dates", () =>

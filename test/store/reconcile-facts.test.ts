@@ -6,7 +6,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
 import * as T from "../../src/recent/TurnEvent.js"
-import { Fact, FactsFile, textHash } from "../../src/memory/facts/Fact.js"
+import { Fact, FactsFile, textHash } from "../../src/facts/Fact.js"
 import { assertShard, eid, read, repairsOnce, SHARD, shards, T0, T1, type Case } from "../support/crashReplay.js"
 
 const fact = (id: string, text: string, over: Partial<Fact> = {}): Fact =>

@@ -4,8 +4,8 @@
  */
 import { Effect } from "effect"
 import { assert } from "@effect/vitest"
-import { loadEnglish } from "../../src/llm/local/extract/EnglishNlp.js"
-import { extractFacts, type Extracted, type Utterance } from "../../src/llm/local/LocalFacts.js"
+import { loadEnglish } from "../../src/facts/local/extract/EnglishNlp.js"
+import { extractFacts, type Extracted, type Utterance } from "../../src/facts/local/LocalFacts.js"
 
 export const names = { master: "Master", character: "Tian" }
 

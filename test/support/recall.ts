@@ -1,7 +1,7 @@
 /** Pure recall fixtures: tunables, fact and reflection records, a corpus over given pools, a query helper. */
 import { Schema } from "effect"
 import { tunablesFrom } from "../../src/Config.js"
-import { Fact } from "../../src/memory/facts/Fact.js"
+import { Fact } from "../../src/facts/Fact.js"
 import { hybridRecall } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
 import { factEntry, reflectionEntry } from "../../src/memory/recall/RecallEntry.js"

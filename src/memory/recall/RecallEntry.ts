@@ -9,7 +9,7 @@
  */
 import { parseLocal } from "../../domain/LocalTime.js"
 import type { Evidence } from "../evidence/Evidence.js"
-import type { Fact } from "../facts/Fact.js"
+import type { Fact } from "../../facts/Fact.js"
 import type { Reflection } from "../reflection/Reflection.js"
 
 export type Tier = "fact" | "reflection" | "fact_archive"

@@ -7,10 +7,10 @@
  * as "X, later Y", "don't mention X" requests are always kept, an earlier memo is carried forward, and lines
  * are chosen by weight within the token budget, then printed one per line in conversation order.
  */
-import { eventWhenOf } from "../../llm/local/EventCues.js"
-import { voiceOf, type Names } from "../../llm/local/extract/Clause.js"
-import { analyseUtterance } from "../../llm/local/extract/Engine.js"
-import type { EnglishNlp } from "../../llm/local/extract/EnglishNlp.js"
+import { eventWhenOf } from "../../facts/local/EventCues.js"
+import { voiceOf, type Names } from "../../facts/local/extract/Clause.js"
+import { analyseUtterance } from "../../facts/local/extract/Engine.js"
+import type { EnglishNlp } from "../../facts/local/extract/EnglishNlp.js"
 
 export interface MemoContext {
   readonly names: Names

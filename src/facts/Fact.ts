@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { createHash } from "node:crypto"
-import { localIso } from "../../domain/LocalTime.js"
+import { localIso } from "../domain/LocalTime.js"
 
 const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 const Unit = Schema.Literal("minute", "hour", "day", "week", "month", "year")

@@ -2,7 +2,7 @@
  * Relative time cues ("yesterday", "昨天", "昨日", "어제", "ayer", "ontem", "вчера", "last week", "3 days ago",
  * "hace 3 días"…) mapped to N.E.K.O.'s `event_when` offsets, for the `local` provider's fact extraction.
  */
-import type { EventWhenRaw, Offset } from "../../memory/facts/Fact.js"
+import type { EventWhenRaw, Offset } from "../Fact.js"
 
 const numbers: Readonly<Record<string, number>> = {
   a: 1,

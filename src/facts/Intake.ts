@@ -3,9 +3,9 @@
  * importance, default entity and source, hash the text; an exact hash already stored is skipped, except that
  * a user observation upgrades a stored AI disclosure (never the reverse) and sends it back to Stage 2.
  */
-import type { Extracted } from "../../llm/local/LocalFacts.js"
+import type { Extracted } from "./local/LocalFacts.js"
 import { clampImportance, ENTITIES, eventWindow, factId, SOURCES, textHash, type Fact } from "./Fact.js"
-import { localIso } from "../../domain/LocalTime.js"
+import { localIso } from "../domain/LocalTime.js"
 
 export interface Planned {
   readonly fresh: ReadonlyArray<Fact>

@@ -5,7 +5,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import * as ViewFile from "../../store/ViewFile.js"
+import * as ViewFile from "../store/ViewFile.js"
 
 export const DedupPair = Schema.Struct(
   {

@@ -5,16 +5,16 @@
  */
 import { Effect, Either } from "effect"
 import type { Language } from "../domain/Locale.js"
-import { ChineseScript } from "./ChineseScript.js"
-import { decodeAnswer } from "./JsonAnswer.js"
-import { LlmClient, LlmError, type Tier } from "./LlmClient.js"
-import { outside } from "./Section.js"
+import { ChineseScript } from "../llm/ChineseScript.js"
+import { decodeAnswer } from "../llm/JsonAnswer.js"
+import { LlmClient, LlmError, type Tier } from "../llm/LlmClient.js"
+import { outside } from "../llm/Section.js"
 import type { EnglishNlp } from "./local/extract/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
-import { ExtractedFacts, ExtractedFactsAiAware } from "./prompts/contracts.js"
-import { factExtraction, factExtractionAiAware } from "./prompts/facts.js"
+import { ExtractedFacts, ExtractedFactsAiAware } from "../llm/prompts/contracts.js"
+import { factExtraction, factExtractionAiAware } from "./prompts.js"
 import { fillPrompt } from "../recent/prompts.js"
-import { templateText } from "./prompts/templates.js"
+import { templateText } from "../llm/prompts/templates.js"
 
 export interface ExtractInput {
   readonly utterances: ReadonlyArray<Utterance>

@@ -5,7 +5,7 @@
  * "remember this" 10; health, family, work, home 8; plans and pets 7; preferences, habits and notable
  * events 6; a plain statement 5; a one-off daily event 3). Each language module fills an `Analysis`.
  */
-import type { EventWhenRaw } from "../../../memory/facts/Fact.js"
+import type { EventWhenRaw } from "../../Fact.js"
 
 export type Entity = "master" | "neko" | "relationship"
 

@@ -5,7 +5,7 @@
  * (about `neko`, or `relationship` when it is about the two of them); the master's are `user_observation`.
  * The same text said twice in one call is returned once.
  */
-import type { EventWhenRaw } from "../../memory/facts/Fact.js"
+import type { EventWhenRaw } from "../Fact.js"
 import { voiceOf, type Names } from "./extract/Clause.js"
 import { analyseUtterance } from "./extract/Engine.js"
 import type { EnglishNlp } from "./extract/EnglishNlp.js"

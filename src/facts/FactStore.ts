@@ -6,8 +6,8 @@
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
-import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../../store/DurableFs.js"
-import * as ViewFile from "../../store/ViewFile.js"
+import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../store/DurableFs.js"
+import * as ViewFile from "../store/ViewFile.js"
 import { FactsFile, type Fact } from "./Fact.js"
 
 export interface FactIndex {

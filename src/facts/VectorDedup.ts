@@ -6,12 +6,12 @@
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
-import type { Fact } from "../memory/facts/Fact.js"
-import type * as DedupQueue from "../memory/facts/DedupQueue.js"
+import type { Fact } from "./Fact.js"
+import type * as DedupQueue from "./DedupQueue.js"
 import { cosine } from "../memory/evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "../character/CharacterState.js"
-import { vectorsFor } from "./VectorBackfill.js"
+import { vectorsFor } from "../actor/VectorBackfill.js"
 
 export const vectorPairs = (
   state: CharacterState,

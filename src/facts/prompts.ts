@@ -3,7 +3,7 @@
  * deduplication, the v1→v2 fact recheck. English, Simplified Chinese, Japanese; Traditional Chinese is
  * derived from the Simplified text (`ChineseScript`). The conversation frame markers are fixed literals.
  */
-import type { TemplateSet } from "./templates.js"
+import type { TemplateSet } from "../llm/prompts/templates.js"
 
 const WHEN_EN = `event_when (optional): when it happened, always relative, never a date:
 {"start": {"offset": <int>, "unit": "minute|hour|day|week|month|year"}, "end": <same or null>};

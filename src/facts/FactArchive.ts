@@ -3,8 +3,8 @@
  * still read first.
  */
 import * as path from "node:path"
-import * as ShardArchive from "../../store/ShardArchive.js"
-import * as ViewFile from "../../store/ViewFile.js"
+import * as ShardArchive from "../store/ShardArchive.js"
+import * as ViewFile from "../store/ViewFile.js"
 import { Fact, FactsFile } from "./Fact.js"
 
 export const make = (dir: string, options: { readonly maxPerShard: number }) =>
