@@ -28,7 +28,7 @@ import { validateCharacterName, type CharacterName, type InvalidCharacterName } 
 import { normaliseLanguage } from "./domain/Locale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
-import type { Reflection } from "./memory/reflection/Reflection.js"
+import type { Reflection } from "./reflection/Reflection.js"
 import type { FunnelCounts } from "./character/Funnel.js"
 import type { QueryRequest, QueryResult } from "./memory/recall/RecallTypes.js"
 import { failed as recallFailed } from "./actor/Recall.js"

@@ -30,7 +30,7 @@ import {
   resolvedLine
 } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
-import { moveReflection } from "./ReflectionTransitions.js"
+import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
 export const make = (deps: {
   readonly tunables: Tunables

@@ -22,7 +22,7 @@ import {
   type PersonaFile
 } from "../memory/persona/Persona.js"
 import { correctionsOf } from "../memory/persona/PersonaState.js"
-import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { Reflection } from "../reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
@@ -30,7 +30,7 @@ import * as State from "../character/CharacterState.js"
 import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
-import { moveReflection } from "./ReflectionTransitions.js"
+import { moveReflection } from "../reflection/ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 
 const HOUR = 3_600_000

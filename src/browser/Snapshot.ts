@@ -11,8 +11,8 @@ import * as FactArchive from "../facts/FactArchive.js"
 import * as FactStore from "../facts/FactStore.js"
 import { META } from "../memory/persona/Persona.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
-import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
-import { score, type Evidence, type EvidenceTunables } from "../memory/evidence/Evidence.js"
+import * as ReflectionStore from "../reflection/ReflectionStore.js"
+import { score, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 
 const DAY = 86_400_000
 

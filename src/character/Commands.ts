@@ -6,7 +6,7 @@
 import type { Deferred, Option } from "effect"
 import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
-import type { Reflection } from "../memory/reflection/Reflection.js"
+import type { Reflection } from "../reflection/Reflection.js"
 import type { PersonaFile } from "../memory/persona/Persona.js"
 import type { ManualAction, ManualResult } from "./ManualActions.js"
 import type { EditKind, EditResult } from "./EntryEdit.js"

@@ -11,7 +11,7 @@ import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import { movePersona } from "../actor/PersonaTransitions.js"
-import { moveReflection } from "../actor/ReflectionTransitions.js"
+import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
 export type ManualAction = "confirm" | "deny" | "archive"
 

@@ -13,7 +13,7 @@ import { InvalidCharacterName } from "../domain/CharacterName.js"
 import { StoredMessage } from "../domain/Message.js"
 import { PersonaFile } from "../memory/persona/Persona.js"
 import { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
-import { Reflection } from "../memory/reflection/Reflection.js"
+import { Reflection } from "../reflection/Reflection.js"
 import { StoreError } from "../store/DurableFs.js"
 import { LoopName } from "../maintenance/policies.js"
 

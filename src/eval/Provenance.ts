@@ -10,7 +10,7 @@ import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 import * as FactArchive from "../facts/FactArchive.js"
 import { FactsFile, type Fact } from "../facts/Fact.js"
-import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
+import * as ReflectionStore from "../reflection/ReflectionStore.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Hit, IngestedTurn } from "./Recall.js"
 

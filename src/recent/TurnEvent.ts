@@ -8,7 +8,7 @@
 import { Either, Schema } from "effect"
 import { StoredMessage } from "../domain/Message.js"
 import { Fact } from "../facts/Fact.js"
-import { Reflection } from "../memory/reflection/Reflection.js"
+import { Reflection } from "../reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { PersonaOp } from "../memory/persona/PersonaStore.js"
 import { personaOp, personaTypes } from "../actor/PersonaEvent.js"

@@ -11,8 +11,8 @@ import * as path from "node:path"
 import { META } from "../memory/persona/Persona.js"
 import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
 import * as PersonaStore from "../memory/persona/PersonaStore.js"
-import * as ReflectionStore from "../memory/reflection/ReflectionStore.js"
-import { score, type Evidence, type EvidenceTunables } from "../memory/evidence/Evidence.js"
+import * as ReflectionStore from "../reflection/ReflectionStore.js"
+import { score, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 import * as EventLog from "../store/EventLog.js"
 
 export interface LiveEntry {

@@ -9,7 +9,7 @@ import type { Conversation, Turn } from "../../src/eval/Locomo.js"
 import { readProvenance } from "../../src/eval/Provenance.js"
 import { createMemoryRuntime, makeHostClock } from "../../src/lib.js"
 import { FactsFile } from "../../src/facts/Fact.js"
-import { ReflectionsFile } from "../../src/memory/reflection/Reflection.js"
+import { ReflectionsFile } from "../../src/reflection/Reflection.js"
 import * as ViewFile from "../../src/store/ViewFile.js"
 
 const may8 = new Date(2023, 4, 8, 13, 56).getTime()

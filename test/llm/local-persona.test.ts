@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { localCorrections } from "../../src/llm/local/LocalCorrection.js"
-import { localNegativeTargets } from "../../src/llm/local/LocalNegative.js"
+import { localNegativeTargets } from "../../src/reflection/evidence/LocalNegative.js"
 import { localPromotion } from "../../src/llm/local/LocalPromotion.js"
-import { localSignals } from "../../src/llm/local/LocalSignals.js"
+import { localSignals } from "../../src/reflection/evidence/LocalSignals.js"
 import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "../../src/llm/prompts/contracts.js"
 
 const names = ["Alex", "Tian"]

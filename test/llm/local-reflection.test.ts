@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Language } from "../../src/domain/Locale.js"
-import { relatedFacts, synthesise } from "../../src/llm/local/LocalReflection.js"
-import { clauseOf, nominal } from "../../src/llm/local/reflect/Clauses.js"
-import { clustersOf } from "../../src/llm/local/reflect/Cluster.js"
+import { relatedFacts, synthesise } from "../../src/reflection/local/LocalReflection.js"
+import { clauseOf, nominal } from "../../src/reflection/local/compose/Clauses.js"
+import { clustersOf } from "../../src/reflection/local/compose/Cluster.js"
 
 const names = { master: "Master", character: "Tian" }
 const facts = (texts: ReadonlyArray<string>, entity = "master", importance = 6) =>

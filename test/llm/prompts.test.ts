@@ -6,7 +6,7 @@ import * as C from "../../src/llm/prompts/contracts.js"
 import * as F from "../../src/facts/prompts.js"
 import * as P from "../../src/llm/prompts/persona.js"
 import * as Rc from "../../src/recent/prompts.js"
-import * as R from "../../src/llm/prompts/reflection.js"
+import * as R from "../../src/reflection/prompts.js"
 import { pickTemplate, type TemplateSet } from "../../src/llm/prompts/templates.js"
 
 const sets: Record<string, readonly [TemplateSet, Schema.Schema.AnyNoContext]> = {

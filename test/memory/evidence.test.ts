@@ -10,7 +10,7 @@ import {
   score,
   tallySubZero,
   tier
-} from "../../src/memory/evidence/Evidence.js"
+} from "../../src/reflection/evidence/Evidence.js"
 
 const t = tunablesFrom({})
 const DAY = 86_400_000

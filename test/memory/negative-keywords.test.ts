@@ -6,7 +6,7 @@ import {
   negativeKeywordLanguages,
   negativeKeywords,
   normaliseForKeywords
-} from "../../src/memory/evidence/NegativeKeywords.js"
+} from "../../src/reflection/evidence/NegativeKeywords.js"
 
 describe("negative keywords", () => {
   it("detects English requests to stop mentioning something, case- and apostrophe-insensitively", () => {

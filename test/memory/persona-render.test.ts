@@ -6,7 +6,7 @@ import { localIso } from "../../src/domain/LocalTime.js"
 import { newEntry, type PersonaEntry, type PersonaFile } from "../../src/memory/persona/Persona.js"
 import { relative } from "../../src/memory/persona/PersonaHeaders.js"
 import { isStale, renderPersona, type RenderTunables } from "../../src/memory/persona/PersonaRender.js"
-import { Reflection } from "../../src/memory/reflection/Reflection.js"
+import { Reflection } from "../../src/reflection/Reflection.js"
 
 const DAY = 86_400_000
 const NOW = new Date(2026, 10, 30, 12).getTime()

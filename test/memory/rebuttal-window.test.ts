@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { rebuttalStart, rebuttalWindow } from "../../src/memory/evidence/RebuttalWindow.js"
+import { rebuttalStart, rebuttalWindow } from "../../src/reflection/evidence/RebuttalWindow.js"
 
 const HOUR = 3_600_000
 const now = 10 * HOUR

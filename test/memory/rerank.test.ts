@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { applyRerank, type Candidate, coarseOrder, cosine } from "../../src/memory/evidence/Rerank.js"
+import { applyRerank, type Candidate, coarseOrder, cosine } from "../../src/reflection/evidence/Rerank.js"
 
 const v = (...xs: ReadonlyArray<number>) => Float32Array.from(xs)
 const cand = (id: string, score: number, vector?: Float32Array): Candidate =>

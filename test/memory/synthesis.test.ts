@@ -6,9 +6,9 @@ import * as path from "node:path"
 import { boot, setPowerful, testSettings } from "../support/layers.js"
 import { heuristic } from "../../src/llm/Tokenizer.js"
 import { textHash, type Fact } from "../../src/facts/Fact.js"
-import { eligible, pickFollowups } from "../../src/memory/reflection/Followup.js"
-import { Reflection } from "../../src/memory/reflection/Reflection.js"
-import { reflectionId, selectFacts, validateDraft } from "../../src/memory/reflection/Synthesis.js"
+import { eligible, pickFollowups } from "../../src/reflection/Followup.js"
+import { Reflection } from "../../src/reflection/Reflection.js"
+import { reflectionId, selectFacts, validateDraft } from "../../src/reflection/Synthesis.js"
 
 const fact = (id: string, importance: number, created: string, absorbed = false): Fact => ({
   id,

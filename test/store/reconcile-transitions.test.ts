@@ -15,7 +15,7 @@ import {
   PersonaFile,
   type PersonaEntry
 } from "../../src/memory/persona/Persona.js"
-import { Reflection, ReflectionsFile } from "../../src/memory/reflection/Reflection.js"
+import { Reflection, ReflectionsFile } from "../../src/reflection/Reflection.js"
 import { assertShard, eid, MIGRATED, read, repairsOnce, SHARD, T0, T1, type Case } from "../support/crashReplay.js"
 
 const ref = (over: Readonly<Record<string, unknown>> = {}): Reflection =>

@@ -5,7 +5,7 @@ import { Fact } from "../../src/facts/Fact.js"
 import { hybridRecall } from "../../src/memory/recall/Hybrid.js"
 import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
 import { factEntry, reflectionEntry } from "../../src/memory/recall/RecallEntry.js"
-import { Reflection } from "../../src/memory/reflection/Reflection.js"
+import { Reflection } from "../../src/reflection/Reflection.js"
 
 export const t = tunablesFrom({})
 export const fact = (id: string, text: string, extra: Readonly<Record<string, unknown>> = {}) =>

@@ -8,7 +8,7 @@
 import { Schema } from "effect"
 import { evidenceFields, NullStr, opt, Rest } from "../../domain/Fields.js"
 import { createHash } from "node:crypto"
-import { emptyEvidence } from "../evidence/Evidence.js"
+import { emptyEvidence } from "../../reflection/evidence/Evidence.js"
 
 export const PersonaEntry = Schema.Struct(
   {

@@ -9,8 +9,8 @@
  */
 import type { Language } from "../../domain/Locale.js"
 import { parseLocal } from "../../domain/LocalTime.js"
-import { score, type EvidenceTunables } from "../evidence/Evidence.js"
-import type { Reflection } from "../reflection/Reflection.js"
+import { score, type EvidenceTunables } from "../../reflection/evidence/Evidence.js"
+import type { Reflection } from "../../reflection/Reflection.js"
 import { META, type PersonaFile } from "./Persona.js"
 import { headers, relative } from "./PersonaHeaders.js"
 

@@ -8,9 +8,9 @@
  * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
  */
 import { parseLocal } from "../../domain/LocalTime.js"
-import type { Evidence } from "../evidence/Evidence.js"
+import type { Evidence } from "../../reflection/evidence/Evidence.js"
 import type { Fact } from "../../facts/Fact.js"
-import type { Reflection } from "../reflection/Reflection.js"
+import type { Reflection } from "../../reflection/Reflection.js"
 
 export type Tier = "fact" | "reflection" | "fact_archive"
 

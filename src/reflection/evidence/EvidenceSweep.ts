@@ -8,17 +8,17 @@
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { localIso, parseLocal } from "../domain/LocalTime.js"
-import { score, tallySubZero } from "../memory/evidence/Evidence.js"
-import type { PersonaEntry } from "../memory/persona/Persona.js"
-import type { Reflection } from "../memory/reflection/Reflection.js"
-import type { EventLine } from "../store/EventLog.js"
-import type { Tunables } from "../Tunables.js"
-import { correctionsOf } from "../memory/persona/PersonaState.js"
-import * as State from "../character/CharacterState.js"
-import { movePersona } from "./PersonaTransitions.js"
-import { moveReflection } from "./ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
+import { localIso, parseLocal } from "../../domain/LocalTime.js"
+import { score, tallySubZero } from "./Evidence.js"
+import type { PersonaEntry } from "../../memory/persona/Persona.js"
+import type { Reflection } from "../Reflection.js"
+import type { EventLine } from "../../store/EventLog.js"
+import type { Tunables } from "../../Tunables.js"
+import { correctionsOf } from "../../memory/persona/PersonaState.js"
+import * as State from "../../character/CharacterState.js"
+import { movePersona } from "../../actor/PersonaTransitions.js"
+import { moveReflection } from "../ReflectionTransitions.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../../recent/TurnEvent.js"
 
 const DAY = 86_400_000
 

@@ -6,19 +6,19 @@
  * failed window is tried again on `rebuttalRetry` and skipped once that policy dead-letters it. With
  * powerful memory OFF the cursor is kept at now.
  */
-import type { Language } from "../domain/Locale.js"
+import type { Language } from "../../domain/Locale.js"
 import { Clock, Duration, Effect, Either, Option, Schema } from "effect"
-import { localIso, parseLocal, sqliteTimestamp } from "../domain/LocalTime.js"
-import { contentText } from "../domain/Message.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
-import { afterFailure, rebuttalRetry } from "../maintenance/policies.js"
-import { rebuttalStart, rebuttalWindow } from "../memory/evidence/RebuttalWindow.js"
-import type { Speakers } from "../recent/Compression.js"
-import { AppFiles } from "../store/AppFiles.js"
-import * as Cursors from "../store/Cursors.js"
-import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
-import { moveReflection } from "./ReflectionTransitions.js"
+import { localIso, parseLocal, sqliteTimestamp } from "../../domain/LocalTime.js"
+import { contentText } from "../../domain/Message.js"
+import { MemoryTasks } from "../../llm/MemoryTasks.js"
+import { afterFailure, rebuttalRetry } from "../../maintenance/policies.js"
+import { rebuttalStart, rebuttalWindow } from "./RebuttalWindow.js"
+import type { Speakers } from "../../recent/Compression.js"
+import { AppFiles } from "../../store/AppFiles.js"
+import * as Cursors from "../../store/Cursors.js"
+import type { Tunables } from "../../Tunables.js"
+import * as State from "../../character/CharacterState.js"
+import { moveReflection } from "../ReflectionTransitions.js"
 
 const CURSOR = "rebuttal_checked_until"
 const OnDisk = Schema.parseJson(

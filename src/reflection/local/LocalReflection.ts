@@ -6,11 +6,11 @@
  * language (reflect/Compose.ts). Deterministic; no inference beyond the grouping and the cue tables.
  */
 import type { Language } from "../../domain/Locale.js"
-import type { Drafted } from "../../memory/reflection/Synthesis.js"
-import { mainCluster, type Clusterable } from "./reflect/Cluster.js"
-import { compose } from "./reflect/Compose.js"
+import type { Drafted } from "../Synthesis.js"
+import { mainCluster, type Clusterable } from "./compose/Cluster.js"
+import { compose } from "./compose/Compose.js"
 
-export { relatedFacts } from "./reflect/Cluster.js"
+export { relatedFacts } from "./compose/Cluster.js"
 
 export const synthesise = (
   facts: ReadonlyArray<Clusterable>,

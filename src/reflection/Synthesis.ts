@@ -6,7 +6,7 @@
  * a model's answer.
  */
 import { createHash } from "node:crypto"
-import type { Fact } from "../../facts/Fact.js"
+import type { Fact } from "../facts/Fact.js"
 
 /** `ref_` + the first 16 hex of sha256 over the sorted ids, each followed by a NUL byte. */
 export const reflectionId = (factIds: ReadonlyArray<string>): string => {

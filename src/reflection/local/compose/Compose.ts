@@ -7,7 +7,7 @@
  * temporal scope (habits → habit/pattern, preferences → preference, identity facts → identity/state…).
  */
 import type { Language } from "../../../domain/Locale.js"
-import type { Drafted } from "../../../memory/reflection/Synthesis.js"
+import type { Drafted } from "../../Synthesis.js"
 import { clauseOf, nominal, type Clause, type Kind } from "./Clauses.js"
 import type { Cluster, Clusterable } from "./Cluster.js"
 import type { ThemeLabel } from "./Themes.js"

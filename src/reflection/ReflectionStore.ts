@@ -4,9 +4,9 @@
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
-import { writeAtomic } from "../../store/DurableFs.js"
-import * as ViewFile from "../../store/ViewFile.js"
-import * as ShardArchive from "../../store/ShardArchive.js"
+import { writeAtomic } from "../store/DurableFs.js"
+import * as ViewFile from "../store/ViewFile.js"
+import * as ShardArchive from "../store/ShardArchive.js"
 import { Reflection, ReflectionsFile } from "./Reflection.js"
 
 export const make = (dir: string, options: { readonly maxPerShard: number }) => {

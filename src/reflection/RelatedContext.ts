@@ -6,10 +6,10 @@
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
-import { cosine } from "../memory/evidence/Rerank.js"
+import { cosine } from "./evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "../character/CharacterState.js"
-import { vectorsFor } from "./VectorBackfill.js"
+import { vectorsFor } from "../actor/VectorBackfill.js"
 
 export const relatedContext = (
   state: CharacterState,

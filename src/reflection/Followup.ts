@@ -5,7 +5,7 @@
  * (Efraimidis–Spirakis, weight = max(score, 0) + base) and uniformly otherwise, else all are taken.
  * `uniforms` supplies the random numbers.
  */
-import { parseLocal } from "../../domain/LocalTime.js"
+import { parseLocal } from "../domain/LocalTime.js"
 import type { Reflection } from "./Reflection.js"
 
 export const eligible = (

@@ -5,8 +5,8 @@
  * zh 不/没/不再/别, ja ない/ません/やめた), else it "reinforces" it. One signal at most per (fact, target).
  * It only sees shared words: a paraphrase goes unnoticed, and a cue word used in another sense flips polarity.
  */
-import type { Signals } from "../prompts/contracts.js"
-import { isNegated, keywords, type Observation, overlap } from "./LocalOverlap.js"
+import type { Signals } from "../../llm/prompts/contracts.js"
+import { isNegated, keywords, type Observation, overlap } from "../../llm/local/LocalOverlap.js"
 
 type Signal = (typeof Signals.Type)["signals"][number]
 

@@ -3,7 +3,7 @@
  * promotion and suppression bookkeeping, with their defaults filled on load. Unknown fields are kept.
  */
 import { Schema } from "effect"
-import { evidenceFields, NullStr, opt, Rest } from "../../domain/Fields.js"
+import { evidenceFields, NullStr, opt, Rest } from "../domain/Fields.js"
 
 export const Reflection = Schema.Struct(
   {

@@ -3,7 +3,7 @@
  * of new facts to existing observations, the recall reranker, the negative-target check and the v1→v2
  * reflection recheck. English, Simplified Chinese, Japanese (Traditional derived).
  */
-import type { TemplateSet } from "./templates.js"
+import type { TemplateSet } from "../llm/prompts/templates.js"
 
 export const reflection: TemplateSet = {
   en: `Here are facts {LANLAN_NAME} has learned about {MASTER_NAME}{CONTEXT_NOTE}. Draw ONE insight that several of them
