@@ -9,8 +9,8 @@
 import { Effect } from "effect"
 import * as FactArchive from "../facts/FactArchive.js"
 import * as FactStore from "../facts/FactStore.js"
-import { META } from "../memory/persona/Persona.js"
-import * as PersonaStore from "../memory/persona/PersonaStore.js"
+import { META } from "../persona/Persona.js"
+import * as PersonaStore from "../persona/PersonaStore.js"
 import * as ReflectionStore from "../reflection/ReflectionStore.js"
 import { score, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 

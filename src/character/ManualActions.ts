@@ -7,10 +7,10 @@
  */
 import { Clock, Effect } from "effect"
 import { localIso } from "../domain/LocalTime.js"
-import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
+import { correctionsOf, personaState } from "../persona/PersonaState.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
-import { movePersona } from "../actor/PersonaTransitions.js"
+import { movePersona } from "../persona/PersonaTransitions.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
 export type ManualAction = "confirm" | "deny" | "archive"

@@ -13,7 +13,7 @@ import { localTasks } from "../recent/local/LocalTasks.js"
 import * as P from "../recent/prompts.js"
 import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
 import { reflection, reflectionContext, reflectionFeedback } from "../reflection/prompts.js"
-import { personaTasks, type PersonaTasks } from "./PersonaTasks.js"
+import { personaTasks, type PersonaTasks } from "../persona/PersonaTasks.js"
 import { localFeedback } from "../reflection/local/LocalFeedback.js"
 import { relatedFacts, synthesise } from "../reflection/local/LocalReflection.js"
 import type { Drafted } from "../reflection/Synthesis.js"
@@ -28,8 +28,8 @@ import type { Names, ReviewInput, ReviewOutput, SummaryInput } from "./TaskTypes
 import { loadEnglish } from "../facts/local/extract/EnglishNlp.js"
 import type { Extracted } from "../facts/local/LocalFacts.js"
 
-export type { Observation, PersonaTasks } from "./PersonaTasks.js"
-export type { CorrectionAnswer, NegativeAnswer, PromotionAnswer, SignalsAnswer } from "./PersonaTasks.js"
+export type { Observation, PersonaTasks } from "../persona/PersonaTasks.js"
+export type { CorrectionAnswer, NegativeAnswer, PromotionAnswer, SignalsAnswer } from "../persona/PersonaTasks.js"
 
 export type { Names, ReviewInput, ReviewMessage, ReviewOutput, SummaryInput } from "./TaskTypes.js"
 

@@ -14,7 +14,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
-import type * as Promotion from "../actor/Promotion.js"
+import type * as Promotion from "../persona/Promotion.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
 

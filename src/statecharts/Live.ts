@@ -8,9 +8,9 @@
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import { META } from "../memory/persona/Persona.js"
-import { correctionsOf, personaState } from "../memory/persona/PersonaState.js"
-import * as PersonaStore from "../memory/persona/PersonaStore.js"
+import { META } from "../persona/Persona.js"
+import { correctionsOf, personaState } from "../persona/PersonaState.js"
+import * as PersonaStore from "../persona/PersonaStore.js"
 import * as ReflectionStore from "../reflection/ReflectionStore.js"
 import { score, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 import * as EventLog from "../store/EventLog.js"

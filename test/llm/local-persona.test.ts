@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { localCorrections } from "../../src/llm/local/LocalCorrection.js"
+import { localCorrections } from "../../src/persona/local/LocalCorrection.js"
 import { localNegativeTargets } from "../../src/reflection/evidence/LocalNegative.js"
-import { localPromotion } from "../../src/llm/local/LocalPromotion.js"
+import { localPromotion } from "../../src/persona/local/LocalPromotion.js"
 import { localSignals } from "../../src/reflection/evidence/LocalSignals.js"
 import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "../../src/llm/prompts/contracts.js"
 

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
-import { cardLines, reservedFields, syncCard } from "../../src/memory/persona/CardSync.js"
-import { cardEntryId, newEntry, type PersonaEntry } from "../../src/memory/persona/Persona.js"
-import { applyOps } from "../../src/memory/persona/PersonaStore.js"
+import { cardLines, reservedFields, syncCard } from "../../src/persona/CardSync.js"
+import { cardEntryId, newEntry, type PersonaEntry } from "../../src/persona/Persona.js"
+import { applyOps } from "../../src/persona/PersonaStore.js"
 
 const T0 = "2026-11-30T12:00:00.000000"
 const T1 = "2026-12-01T09:30:00.000000"

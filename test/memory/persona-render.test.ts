@@ -3,9 +3,9 @@ import { Schema } from "effect"
 import { tunablesFrom } from "../../src/Config.js"
 import type { Language } from "../../src/domain/Locale.js"
 import { localIso } from "../../src/domain/LocalTime.js"
-import { newEntry, type PersonaEntry, type PersonaFile } from "../../src/memory/persona/Persona.js"
-import { relative } from "../../src/memory/persona/PersonaHeaders.js"
-import { isStale, renderPersona, type RenderTunables } from "../../src/memory/persona/PersonaRender.js"
+import { newEntry, type PersonaEntry, type PersonaFile } from "../../src/persona/Persona.js"
+import { relative } from "../../src/persona/PersonaHeaders.js"
+import { isStale, renderPersona, type RenderTunables } from "../../src/persona/PersonaRender.js"
 import { Reflection } from "../../src/reflection/Reflection.js"
 
 const DAY = 86_400_000

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
-import * as P from "../../src/actor/PersonaEvent.js"
+import * as P from "../../src/persona/PersonaEvent.js"
 import * as T from "../../src/recent/TurnEvent.js"
 import {
   Correction,
@@ -14,7 +14,7 @@ import {
   newEntry,
   PersonaFile,
   type PersonaEntry
-} from "../../src/memory/persona/Persona.js"
+} from "../../src/persona/Persona.js"
 import { Reflection, ReflectionsFile } from "../../src/reflection/Reflection.js"
 import { assertShard, eid, MIGRATED, read, repairsOnce, SHARD, T0, T1, type Case } from "../support/crashReplay.js"
 

@@ -9,7 +9,7 @@ import { assert } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { newEntry } from "../../src/memory/persona/Persona.js"
+import { newEntry } from "../../src/persona/Persona.js"
 import { Sentinel, type EventLine } from "../../src/store/EventLog.js"
 import { boot, testSettings } from "./layers.js"
 

@@ -8,7 +8,7 @@
  */
 import { stripNames } from "../../memory/recall/Tokenize.js"
 import type { NegativeTargets } from "../../llm/prompts/contracts.js"
-import { keywords, type Observation } from "../../llm/local/LocalOverlap.js"
+import { keywords, type Observation } from "../../persona/local/LocalOverlap.js"
 
 const stopPhrases =
   /\b(?:please\s+)?(?:don['’]?t|do not|never|stop|quit)\s+(?:ever\s+)?(?:mention(?:ing)?|talk(?:ing)? about|bring(?:ing)? up|rais(?:e|ing)|ask(?:ing)? about)\b|(?:不要再|不要|别再|別再|别|別|不许|不許|不准|不想)(?:提起?|说|說|聊|谈|談|讲|講)|(?:言わないで|話さないで|触れないで|話題にしないで|の話はやめて|聞かないで)/gi

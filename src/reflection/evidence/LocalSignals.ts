@@ -6,7 +6,7 @@
  * It only sees shared words: a paraphrase goes unnoticed, and a cue word used in another sense flips polarity.
  */
 import type { Signals } from "../../llm/prompts/contracts.js"
-import { isNegated, keywords, type Observation, overlap } from "../../llm/local/LocalOverlap.js"
+import { isNegated, keywords, type Observation, overlap } from "../../persona/local/LocalOverlap.js"
 
 type Signal = (typeof Signals.Type)["signals"][number]
 

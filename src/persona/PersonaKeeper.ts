@@ -10,9 +10,9 @@ import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
-import { keywords, overlap } from "../llm/local/LocalOverlap.js"
+import { keywords, overlap } from "./local/LocalOverlap.js"
 import type { Speakers } from "../recent/Compression.js"
-import { syncCard } from "../memory/persona/CardSync.js"
+import { syncCard } from "./CardSync.js"
 import {
   entriesOf,
   META,
@@ -20,8 +20,8 @@ import {
   type Correction,
   type PersonaEntry,
   type PersonaFile
-} from "../memory/persona/Persona.js"
-import { correctionsOf } from "../memory/persona/PersonaState.js"
+} from "./Persona.js"
+import { correctionsOf } from "./PersonaState.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"

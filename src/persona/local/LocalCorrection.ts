@@ -5,7 +5,7 @@
  * keep_old (nothing new); old's within new's → keep_new (new says more); overlap ≥ 0.4 → keep_new (same
  * subject, the newer statement wins); else keep_both. It never merges, and reads polarity from cue words only.
  */
-import type { PersonaCorrections } from "../prompts/contracts.js"
+import type { PersonaCorrections } from "../../llm/prompts/contracts.js"
 import { isNegated, isSubset, keywords, overlap } from "./LocalOverlap.js"
 
 type Correction = (typeof PersonaCorrections.Type)[number]

@@ -7,7 +7,7 @@
  * promote_fresh. It never rewrites: a merged text is two statements side by side.
  */
 import { stripNames } from "../../memory/recall/Tokenize.js"
-import type { PromotionMerge } from "../prompts/contracts.js"
+import type { PromotionMerge } from "../../llm/prompts/contracts.js"
 import { coverage, isCjkMajority, isNegated, keywords, overlap } from "./LocalOverlap.js"
 
 const normal = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()

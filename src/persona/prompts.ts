@@ -3,7 +3,7 @@
  * group-chat), and the fusion of imported profile files. English, Simplified Chinese, Japanese
  * (Traditional derived).
  */
-import type { TemplateSet } from "./templates.js"
+import type { TemplateSet } from "../llm/prompts/templates.js"
 
 export const promotionMerge: TemplateSet = {
   en: `An impression of {LANLAN_NAME}'s has been confirmed often enough to become lasting knowledge. Compare it

@@ -6,9 +6,9 @@
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import { readText, StoreError, writeAtomic } from "../../store/DurableFs.js"
-import * as ShardArchive from "../../store/ShardArchive.js"
-import * as ViewFile from "../../store/ViewFile.js"
+import { readText, StoreError, writeAtomic } from "../store/DurableFs.js"
+import * as ShardArchive from "../store/ShardArchive.js"
+import * as ViewFile from "../store/ViewFile.js"
 import {
   CorrectionsFile,
   entitySections,

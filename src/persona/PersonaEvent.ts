@@ -7,8 +7,8 @@
  * entry, never only a delta.
  */
 import { Either, Schema } from "effect"
-import { Correction, PersonaEntry } from "../memory/persona/Persona.js"
-import type { PersonaOp } from "../memory/persona/PersonaStore.js"
+import { Correction, PersonaEntry } from "./Persona.js"
+import type { PersonaOp } from "./PersonaStore.js"
 import type { EventLine } from "../store/EventLog.js"
 
 export const PERSONA_FACT_ADDED = "persona.fact_added"

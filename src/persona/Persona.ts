@@ -6,9 +6,9 @@
  * `persona_corrections.json`.
  */
 import { Schema } from "effect"
-import { evidenceFields, NullStr, opt, Rest } from "../../domain/Fields.js"
+import { evidenceFields, NullStr, opt, Rest } from "../domain/Fields.js"
 import { createHash } from "node:crypto"
-import { emptyEvidence } from "../../reflection/evidence/Evidence.js"
+import { emptyEvidence } from "../reflection/evidence/Evidence.js"
 
 export const PersonaEntry = Schema.Struct(
   {

@@ -7,10 +7,10 @@
  * (score, importance), skipping what does not fit, and what they keep renders in that order, best first.
  * Blank (whitespace-only) texts render nothing.
  */
-import type { Language } from "../../domain/Locale.js"
-import { parseLocal } from "../../domain/LocalTime.js"
-import { score, type EvidenceTunables } from "../../reflection/evidence/Evidence.js"
-import type { Reflection } from "../../reflection/Reflection.js"
+import type { Language } from "../domain/Locale.js"
+import { parseLocal } from "../domain/LocalTime.js"
+import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
+import type { Reflection } from "../reflection/Reflection.js"
 import { META, type PersonaFile } from "./Persona.js"
 import { headers, relative } from "./PersonaHeaders.js"
 

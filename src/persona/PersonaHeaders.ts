@@ -2,7 +2,7 @@
  * Section headers and frames of the persona block of `/new_dialog`, in every supported language. N.E.K.O.
  * prints the Chinese headers for every locale except zh-TW; kioku uses the request's language.
  */
-import type { Language } from "../../domain/Locale.js"
+import type { Language } from "../domain/Locale.js"
 
 type Table = Readonly<Record<Language, string>>
 
