@@ -9,10 +9,10 @@
 import { Schema } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import * as path from "node:path"
-import * as Bm25 from "../src/memory/recall/Bm25Index.js"
-import { cjkWords, recallTokens } from "../src/memory/recall/Tokenize.js"
-import { analyze, analyzeWith } from "../src/memory/recall/TurnAnalyzer.js"
-import * as TurnIndex from "../src/memory/recall/TurnIndex.js"
+import * as Bm25 from "../src/recall/Bm25Index.js"
+import { cjkWords, recallTokens } from "../src/recall/Tokenize.js"
+import { analyze, analyzeWith } from "../src/recall/TurnAnalyzer.js"
+import * as TurnIndex from "../src/recall/TurnIndex.js"
 
 const Said = Schema.Struct({ id: Schema.String, text: Schema.String })
 const MemorySet = Schema.Struct({

@@ -18,9 +18,9 @@ import * as OnnxEmbedder from "../src/embed/OnnxEmbedder.js"
 import { turnContent } from "../src/eval/Ingest.js"
 import { loadLocomo } from "../src/eval/Locomo.js"
 import { summarize, type Outcome } from "../src/eval/Metrics.js"
-import { analyze, stopWords } from "../src/memory/recall/TurnAnalyzer.js"
-import * as TurnIndex from "../src/memory/recall/TurnIndex.js"
-import * as TurnVectorIndex from "../src/memory/recall/TurnVectorIndex.js"
+import { analyze, stopWords } from "../src/recall/TurnAnalyzer.js"
+import * as TurnIndex from "../src/recall/TurnIndex.js"
+import * as TurnVectorIndex from "../src/recall/TurnVectorIndex.js"
 
 const params: Record<string, number> = {
   k1: 1.5,

@@ -30,9 +30,9 @@ import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./reflection/Reflection.js"
 import type { FunnelCounts } from "./character/Funnel.js"
-import type { QueryRequest, QueryResult } from "./memory/recall/RecallTypes.js"
-import { failed as recallFailed } from "./actor/Recall.js"
-import { renderToolAnswer } from "./memory/recall/RecallRender.js"
+import type { QueryRequest, QueryResult } from "./recall/RecallTypes.js"
+import { failed as recallFailed } from "./recall/Recall.js"
+import { renderToolAnswer } from "./recall/RecallRender.js"
 import { Tokenizer } from "./llm/Tokenizer.js"
 
 export type MemoryError = InvalidCharacterName | StoreError | ActorDefect

@@ -13,7 +13,7 @@ import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
-import type { QueryRequest, QueryResult, RecallRow } from "./memory/recall/RecallTypes.js"
+import type { QueryRequest, QueryResult, RecallRow } from "./recall/RecallTypes.js"
 
 export type {
   CharacterStatus,
@@ -33,7 +33,7 @@ export {
   renderToolAnswer,
   type RecallMemoryTool,
   type RenderedBlock
-} from "./memory/recall/RecallRender.js"
+} from "./recall/RecallRender.js"
 export { makeHostClock }
 
 export interface MemoryRuntimeOptions {

@@ -12,11 +12,11 @@
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
 import { textSha256 } from "../embed/VectorCache.js"
-import * as TurnVectorIndex from "../memory/recall/TurnVectorIndex.js"
+import * as TurnVectorIndex from "../recall/TurnVectorIndex.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import * as TurnVectorStore from "../store/TurnVectorStore.js"
 import { exists, timeIndexOf, type CharacterState } from "../character/CharacterState.js"
-import { turnOf } from "./TurnTier.js"
+import { turnOf } from "../recall/TurnTier.js"
 
 export interface TurnBackfillReport {
   readonly ready: boolean

@@ -11,7 +11,7 @@ import type { PersonaFile } from "../persona/Persona.js"
 import type { ManualAction, ManualResult } from "./ManualActions.js"
 import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "./Funnel.js"
-import type { QueryRequest, QueryResult } from "../memory/recall/RecallTypes.js"
+import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "../runtime/Actor.js"
 

@@ -11,7 +11,7 @@ import { normaliseLanguage } from "../domain/Locale.js"
 import { KiokuConfig } from "../Config.js"
 import { Activity } from "../maintenance/Activity.js"
 import * as CharacterDirs from "../store/CharacterDirs.js"
-import { failed as recallFailed } from "../actor/Recall.js"
+import { failed as recallFailed } from "../recall/Recall.js"
 import { MemoryService, makeLocal, recallTextOf, type MemoryError, type MemoryOperations } from "../MemoryService.js"
 import { Character, deliveryAsDefect, type DeliveryError } from "./CharacterEntity.js"
 

@@ -7,7 +7,7 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import { QueryRequest } from "../memory/recall/RecallTypes.js"
+import { QueryRequest } from "../recall/RecallTypes.js"
 import { MemoryService } from "../MemoryService.js"
 import { detail, json, validation } from "./Responses.js"
 import { modelBodyText } from "./Routes.js"

@@ -12,7 +12,7 @@ import { MemoryService } from "../../src/MemoryService.js"
 import { textHash, type Fact } from "../../src/facts/Fact.js"
 import * as FactArchive from "../../src/facts/FactArchive.js"
 import { planFacts } from "../../src/facts/Intake.js"
-import { dedupTokens, dice, recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
+import { dedupTokens, dice, recallTokens, stripNames } from "../../src/recall/Tokenize.js"
 import * as Startup from "../../src/Startup.js"
 import { testSettings } from "../support/layers.js"
 

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Bm25 from "../../src/memory/recall/Bm25Index.js"
-import { fuse, hybridRecall } from "../../src/memory/recall/Hybrid.js"
-import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
-import { recallTokens, stripNames } from "../../src/memory/recall/Tokenize.js"
-import { factEntry } from "../../src/memory/recall/RecallEntry.js"
+import * as Bm25 from "../../src/recall/Bm25Index.js"
+import { fuse, hybridRecall } from "../../src/recall/Hybrid.js"
+import * as Corpus from "../../src/recall/RecallCorpus.js"
+import { recallTokens, stripNames } from "../../src/recall/Tokenize.js"
+import { factEntry } from "../../src/recall/RecallEntry.js"
 import { corpusOf, fact, NOW, recall, t } from "../support/recall.js"
 
 const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { recallByTime } from "../../src/memory/recall/Hybrid.js"
-import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
-import { parseInstant, subjectKey } from "../../src/memory/recall/RecallEntry.js"
-import { parseTimeWindow } from "../../src/memory/recall/TimeWindow.js"
+import { recallByTime } from "../../src/recall/Hybrid.js"
+import * as Corpus from "../../src/recall/RecallCorpus.js"
+import { parseInstant, subjectKey } from "../../src/recall/RecallEntry.js"
+import { parseTimeWindow } from "../../src/recall/TimeWindow.js"
 import { corpusOf, fact, NOW, recall, reflection, t } from "../support/recall.js"
 
 const parseInstantLocal = (text: string) => parseInstant(text) ?? Number.NaN

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { hybridRecall, type Vectors } from "../../src/memory/recall/Hybrid.js"
+import { hybridRecall, type Vectors } from "../../src/recall/Hybrid.js"
 import { corpusOf, fact, NOW, t } from "../support/recall.js"
 
 const unit = (...xs: ReadonlyArray<number>) => {

@@ -7,8 +7,8 @@ import {
   renderRecallBlock,
   renderToolAnswer,
   sinceLabel
-} from "../../src/memory/recall/RecallRender.js"
-import type { QueryResult } from "../../src/memory/recall/RecallTypes.js"
+} from "../../src/recall/RecallRender.js"
+import type { QueryResult } from "../../src/recall/RecallTypes.js"
 import { t } from "../support/recall.js"
 
 const NOW = new Date(2026, 10, 30, 12).getTime()

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { parseTimeWindow } from "../../src/memory/recall/TimeWindow.js"
+import { parseTimeWindow } from "../../src/recall/TimeWindow.js"
 
 const at = (y: number, m: number, d: number, h = 0) => new Date(y, m - 1, d, h).getTime()
 const now = at(2026, 11, 25, 15)

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { analyzeQuery, mergeTurns, timestampMillis } from "../../src/actor/TurnTier.js"
-import type { RecallRow } from "../../src/memory/recall/RecallTypes.js"
-import { analyze, stemWord } from "../../src/memory/recall/TurnAnalyzer.js"
-import * as TurnIndex from "../../src/memory/recall/TurnIndex.js"
+import { analyzeQuery, mergeTurns, timestampMillis } from "../../src/recall/TurnTier.js"
+import type { RecallRow } from "../../src/recall/RecallTypes.js"
+import { analyze, stemWord } from "../../src/recall/TurnAnalyzer.js"
+import * as TurnIndex from "../../src/recall/TurnIndex.js"
 import { boot, testSettings } from "../support/layers.js"
 
 const params: TurnIndex.TurnTierParams = {

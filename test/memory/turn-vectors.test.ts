@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import * as TurnVectorIndex from "../../src/memory/recall/TurnVectorIndex.js"
+import * as TurnVectorIndex from "../../src/recall/TurnVectorIndex.js"
 import * as TurnVectorStore from "../../src/store/TurnVectorStore.js"
 
 const unit = (...xs: ReadonlyArray<number>) => {

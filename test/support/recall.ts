@@ -2,9 +2,9 @@
 import { Schema } from "effect"
 import { tunablesFrom } from "../../src/Config.js"
 import { Fact } from "../../src/facts/Fact.js"
-import { hybridRecall } from "../../src/memory/recall/Hybrid.js"
-import * as Corpus from "../../src/memory/recall/RecallCorpus.js"
-import { factEntry, reflectionEntry } from "../../src/memory/recall/RecallEntry.js"
+import { hybridRecall } from "../../src/recall/Hybrid.js"
+import * as Corpus from "../../src/recall/RecallCorpus.js"
+import { factEntry, reflectionEntry } from "../../src/recall/RecallEntry.js"
 import { Reflection } from "../../src/reflection/Reflection.js"
 
 export const t = tunablesFrom({})

@@ -2,7 +2,7 @@
  * The `local` provider's near-duplicate arbitration, by token overlap: nearly the same words → merge (keep
  * the existing fact); much the same but with new numbers → replace (the candidate updates it); else both.
  */
-import { dice, recallTokens } from "../../memory/recall/Tokenize.js"
+import { dice, recallTokens } from "../../recall/Tokenize.js"
 
 const digits = (text: string) => new Set(text.match(/\d+/g) ?? [])
 

@@ -5,7 +5,7 @@
  * cut from longer latin words; overlap is |A∩B| / min(|A|,|B|). No stemming beyond that, no synonyms, no
  * Traditional→Simplified folding: texts about one thing in different words or scripts do not meet.
  */
-import { recallTokens, stripNames } from "../../memory/recall/Tokenize.js"
+import { recallTokens, stripNames } from "../../recall/Tokenize.js"
 
 export interface Observation {
   readonly type: "reflection" | "persona"

@@ -6,7 +6,7 @@
  * is mostly CJK, "; " otherwise), or the reflection alone when it already contains the entry; else
  * promote_fresh. It never rewrites: a merged text is two statements side by side.
  */
-import { stripNames } from "../../memory/recall/Tokenize.js"
+import { stripNames } from "../../recall/Tokenize.js"
 import type { PromotionMerge } from "../../llm/prompts/contracts.js"
 import { coverage, isCjkMajority, isNegated, keywords, overlap } from "./LocalOverlap.js"
 

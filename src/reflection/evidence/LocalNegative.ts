@@ -6,7 +6,7 @@
  * keyword counts when it is a substring of the messages, a latin one when it is one of their words. A shared
  * everyday word is enough to be targeted, and a topic named only in other words is missed.
  */
-import { stripNames } from "../../memory/recall/Tokenize.js"
+import { stripNames } from "../../recall/Tokenize.js"
 import type { NegativeTargets } from "../../llm/prompts/contracts.js"
 import { keywords, type Observation } from "../../persona/local/LocalOverlap.js"
 

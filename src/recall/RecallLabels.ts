@@ -5,7 +5,7 @@
  * Russian, Spanish and Portuguese have their own header, time labels and answers and use the English
  * labels and descriptions (Traditional Chinese uses the Simplified descriptions).
  */
-import type { Language } from "../../domain/Locale.js"
+import type { Language } from "../domain/Locale.js"
 
 type Table = Readonly<Record<Language, string>>
 type SomeLanguages = Readonly<{ readonly [L in Language]?: string }>

@@ -10,7 +10,7 @@
  * the most recent past one unless they say "next"/"this" (下, 来, 这…).
  */
 import * as chrono from "chrono-node"
-import { type Language, normaliseLanguage } from "../../domain/Locale.js"
+import { type Language, normaliseLanguage } from "../domain/Locale.js"
 import { bareDay, explicitRule, type Grain, type Window, windowOf } from "./TimeWindowRules.js"
 
 const HOUR = 3_600_000

@@ -7,11 +7,11 @@
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../embed/Embedder.js"
-import type { Vectors } from "../memory/recall/Hybrid.js"
+import type { Vectors } from "./Hybrid.js"
 import { exists, type CharacterState } from "../character/CharacterState.js"
-import { loaded } from "./TurnVectors.js"
+import { loaded } from "../actor/TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
-import { generationOf, pool, vectorsFor } from "./VectorBackfill.js"
+import { generationOf, pool, vectorsFor } from "../actor/VectorBackfill.js"
 
 interface Cached {
   readonly generation: number

@@ -7,10 +7,10 @@
  * confirmed, archive rows with an archive marker). Only a disputed reflection keeps its evidence snapshot,
  * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
  */
-import { parseLocal } from "../../domain/LocalTime.js"
-import type { Evidence } from "../../reflection/evidence/Evidence.js"
-import type { Fact } from "../../facts/Fact.js"
-import type { Reflection } from "../../reflection/Reflection.js"
+import { parseLocal } from "../domain/LocalTime.js"
+import type { Evidence } from "../reflection/evidence/Evidence.js"
+import type { Fact } from "../facts/Fact.js"
+import type { Reflection } from "../reflection/Reflection.js"
 
 export type Tier = "fact" | "reflection" | "fact_archive"
 

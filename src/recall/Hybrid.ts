@@ -11,8 +11,8 @@
  * Σ 1/(k + rank) merges the two lists by id (top `budget_total`, scores rounded to 6 decimals). Ties keep the pool order: active facts, reflections, archived facts.
  * Time-only recall orders the pool by (outside the window, distance in seconds, later event start first).
  */
-import { score, type EvidenceTunables } from "../../reflection/evidence/Evidence.js"
-import { cosine } from "../../reflection/evidence/Rerank.js"
+import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
+import { cosine } from "../reflection/evidence/Rerank.js"
 import * as Bm25 from "./Bm25Index.js"
 import type { Partition, RecallCorpus } from "./RecallCorpus.js"
 import type { RecallEntry } from "./RecallEntry.js"

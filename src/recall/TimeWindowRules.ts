@@ -8,7 +8,7 @@
  * (先月, 上個月, 去年, 2024年), English weeks (last week, 2 weeks ago, Tuesday last week) and "in 2024".
  * Months and dates without a year are read as the most recent past one, since recall refers to the past.
  */
-import type { Language } from "../../domain/Locale.js"
+import type { Language } from "../domain/Locale.js"
 
 export interface Window {
   readonly start: number

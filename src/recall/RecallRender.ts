@@ -7,8 +7,8 @@
  * kept) within `recall_render_total_max_tokens` minus the header, which counts the lines actually kept.
  * Unknown tier and entity values are echoed raw (`?` / `-` when empty); memory text is never translated.
  */
-import { normaliseLanguage, type Language } from "../../domain/Locale.js"
-import type { TokenCounter } from "../../llm/Tokenizer.js"
+import { normaliseLanguage, type Language } from "../domain/Locale.js"
+import type { TokenCounter } from "../llm/Tokenizer.js"
 import { parseInstant } from "./RecallEntry.js"
 import * as L from "./RecallLabels.js"
 import type { QueryResult } from "./RecallTypes.js"
