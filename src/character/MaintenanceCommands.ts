@@ -9,7 +9,7 @@
  */
 import { Deferred, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { Embedder, type EmbedderService } from "../embed/Embedder.js"
+import { Embedder, type EmbedderService } from "../vectors/Embedder.js"
 import type { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
@@ -17,8 +17,8 @@ import type { Command } from "./Commands.js"
 import type * as FactIntake from "../facts/FactIntake.js"
 import type * as MemoryCommands from "./MemoryCommands.js"
 import type { RecentLifecycle } from "../recent/RecentLifecycle.js"
-import * as TurnVectors from "../actor/TurnVectors.js"
-import * as VectorBackfill from "../actor/VectorBackfill.js"
+import * as TurnVectors from "../vectors/TurnVectors.js"
+import * as VectorBackfill from "../vectors/VectorBackfill.js"
 
 type Built<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Success<
   ReturnType<F>

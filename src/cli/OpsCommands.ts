@@ -7,7 +7,7 @@
 import { Clock, Effect, Schema } from "effect"
 import * as path from "node:path"
 import { loadSettings } from "../Config.js"
-import { defaultModelDir } from "../embed/DefaultModel.js"
+import { defaultModelDir } from "../vectors/DefaultModel.js"
 import * as Doctor from "../ops/Doctor.js"
 import { DoctorReport } from "../ops/Findings.js"
 import { importNeko as runImport } from "../ops/ImportNeko.js"

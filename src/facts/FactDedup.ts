@@ -18,7 +18,7 @@ import type { Speakers } from "../recent/Compression.js"
 import { dedupTokens, dice, stripNames } from "../recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
-import { Embedder } from "../embed/Embedder.js"
+import { Embedder } from "../vectors/Embedder.js"
 import { vectorPairs } from "./VectorDedup.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "../recent/TurnEvent.js"
 

@@ -5,13 +5,13 @@
  * are no vector candidates and the FTS detector alone decides.
  */
 import { Effect, Option } from "effect"
-import { Embedder } from "../embed/Embedder.js"
+import { Embedder } from "../vectors/Embedder.js"
 import type { Fact } from "./Fact.js"
 import type * as DedupQueue from "./DedupQueue.js"
 import { cosine } from "../reflection/evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "../character/CharacterState.js"
-import { vectorsFor } from "../actor/VectorBackfill.js"
+import { vectorsFor } from "../vectors/VectorBackfill.js"
 
 export const vectorPairs = (
   state: CharacterState,

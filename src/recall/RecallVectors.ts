@@ -6,12 +6,12 @@
  * vector side). Without a model, or on any failure, recall stays BM25 only.
  */
 import { Effect, Option } from "effect"
-import { Embedder } from "../embed/Embedder.js"
+import { Embedder } from "../vectors/Embedder.js"
 import type { Vectors } from "./Hybrid.js"
 import { exists, type CharacterState } from "../character/CharacterState.js"
-import { loaded } from "../actor/TurnVectors.js"
+import { loaded } from "../vectors/TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
-import { generationOf, pool, vectorsFor } from "../actor/VectorBackfill.js"
+import { generationOf, pool, vectorsFor } from "../vectors/VectorBackfill.js"
 
 interface Cached {
   readonly generation: number

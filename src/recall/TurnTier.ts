@@ -9,7 +9,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { contentText } from "../domain/Message.js"
-import { textSha256 } from "../embed/VectorCache.js"
+import { textSha256 } from "../vectors/VectorCache.js"
 import * as TurnIndex from "./TurnIndex.js"
 import * as TurnVectorIndex from "./TurnVectorIndex.js"
 import { analyze } from "./TurnAnalyzer.js"

@@ -22,7 +22,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
 import * as State from "../character/CharacterState.js"
-import { Embedder } from "../embed/Embedder.js"
+import { Embedder } from "../vectors/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
 import { factAbsorbedLine, reflectionLine } from "../recent/TurnEvent.js"
 

@@ -5,11 +5,11 @@
  * N.E.K.O. without vectors.
  */
 import { Effect, Option } from "effect"
-import { Embedder } from "../embed/Embedder.js"
+import { Embedder } from "../vectors/Embedder.js"
 import { cosine } from "./evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "../character/CharacterState.js"
-import { vectorsFor } from "../actor/VectorBackfill.js"
+import { vectorsFor } from "../vectors/VectorBackfill.js"
 
 export const relatedContext = (
   state: CharacterState,

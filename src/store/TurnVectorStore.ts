@@ -9,7 +9,7 @@ import Database from "better-sqlite3"
 import { Effect, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { decodeHalf, encodeHalf } from "../embed/VectorCache.js"
+import { decodeHalf, encodeHalf } from "../vectors/VectorCache.js"
 import { StoreError } from "./DurableFs.js"
 
 export const TURN_VECTORS_FILE = "turn_vectors.db"

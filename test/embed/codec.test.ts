@@ -12,8 +12,8 @@ import {
   isValid,
   textSha256,
   toHalfBits
-} from "../../src/embed/VectorCache.js"
-import { finish, l2normalize, poolRow } from "../../src/embed/OnnxSession.js"
+} from "../../src/vectors/VectorCache.js"
+import { finish, l2normalize, poolRow } from "../../src/vectors/OnnxSession.js"
 
 describe("float16 codec (neko-compat §4.17)", () => {
   it("encodes known values bit-exactly, rounding to nearest even", () => {

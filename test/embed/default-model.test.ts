@@ -4,9 +4,9 @@ import { spawnSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { testSettings } from "../support/layers.js"
-import * as DefaultModel from "../../src/embed/DefaultModel.js"
-import { isComplete, isCurrent, readModelDir } from "../../src/embed/ModelProfile.js"
-import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
+import * as DefaultModel from "../../src/vectors/DefaultModel.js"
+import { isComplete, isCurrent, readModelDir } from "../../src/vectors/ModelProfile.js"
+import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
 import { embedderOptions, sharedDefaultModel, tempDir } from "./fixtures.js"
 
 const cosine = (a: Float32Array | undefined, b: Float32Array | undefined) =>

@@ -10,13 +10,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { buildCommandFor, runBuild } from "../../src/embed/BuildProcess.js"
-import { DEFAULT_PROFILE, useLite, wink, type BuiltinModel } from "../../src/embed/DefaultModel.js"
-import { isCurrent } from "../../src/embed/ModelProfile.js"
-import type { OnnxEmbedderOptions } from "../../src/embed/OnnxEmbedder.js"
-import { encodeMeanPoolModel } from "../../src/embed/OnnxGraph.js"
-import { packageDir } from "../../src/embed/UseLiteModel.js"
-import { tokenizerConfig, tokenizerJsonOf, winkVersion } from "../../src/embed/WinkModel.js"
+import { buildCommandFor, runBuild } from "../../src/vectors/BuildProcess.js"
+import { DEFAULT_PROFILE, useLite, wink, type BuiltinModel } from "../../src/vectors/DefaultModel.js"
+import { isCurrent } from "../../src/vectors/ModelProfile.js"
+import type { OnnxEmbedderOptions } from "../../src/vectors/OnnxEmbedder.js"
+import { encodeMeanPoolModel } from "../../src/vectors/OnnxGraph.js"
+import { packageDir } from "../../src/vectors/UseLiteModel.js"
+import { tokenizerConfig, tokenizerJsonOf, winkVersion } from "../../src/vectors/WinkModel.js"
 
 export const tempDir = (prefix = "kioku-embed-") => mkdtempSync(path.join(tmpdir(), prefix))
 
@@ -79,7 +79,7 @@ const sharedModel = (model: BuiltinModel, version: Effect.Effect<string, { reado
   })
 
 const converterSources = ["UseLiteModel.ts", "TfToOnnx.ts", "TfGraphModel.ts", "OnnxProto.ts"].map((f) =>
-  fileURLToPath(new URL(`../../src/embed/${f}`, import.meta.url))
+  fileURLToPath(new URL(`../../src/vectors/${f}`, import.meta.url))
 )
 
 /** The default model (USE-lite), built by the real child process once per package version and converter. */

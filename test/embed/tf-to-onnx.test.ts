@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { encodeModel, FLOAT, node, valueInfo } from "../../src/embed/OnnxProto.js"
-import type { TfGraph, TfNode, TfTensor } from "../../src/embed/TfGraphModel.js"
-import { translate } from "../../src/embed/TfToOnnx.js"
+import { encodeModel, FLOAT, node, valueInfo } from "../../src/vectors/OnnxProto.js"
+import type { TfGraph, TfNode, TfTensor } from "../../src/vectors/TfGraphModel.js"
+import { translate } from "../../src/vectors/TfToOnnx.js"
 import { tempDir } from "./fixtures.js"
 
 const f32 = (shape: ReadonlyArray<number>, values: ReadonlyArray<number>): TfTensor => ({

@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { readFileSync, statSync } from "node:fs"
 import * as path from "node:path"
-import { readModelDir } from "../../src/embed/ModelProfile.js"
-import * as OnnxEmbedder from "../../src/embed/OnnxEmbedder.js"
-import * as WinkModel from "../../src/embed/WinkModel.js"
+import { readModelDir } from "../../src/vectors/ModelProfile.js"
+import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
+import * as WinkModel from "../../src/vectors/WinkModel.js"
 import { embedderOptions, sharedWinkModel } from "./fixtures.js"
 
 const cosine = (a: Float32Array | undefined, b: Float32Array | undefined) =>

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import * as path from "node:path"
 import { CharacterRegistry } from "../../src/character/CharacterRegistry.js"
 import { appLayer } from "../../src/App.js"
-import { EmbedError, Embedder } from "../../src/embed/Embedder.js"
+import { EmbedError, Embedder } from "../../src/vectors/Embedder.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { textHash } from "../../src/facts/Fact.js"
 import { loops } from "../../src/maintenance/policies.js"

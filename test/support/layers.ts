@@ -9,7 +9,7 @@ import * as Startup from "../../src/Startup.js"
 import { tunablesFrom } from "../../src/Config.js"
 import type { LlmClient, LlmError } from "../../src/llm/LlmClient.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
-import type { Embedder } from "../../src/embed/Embedder.js"
+import type { Embedder } from "../../src/vectors/Embedder.js"
 import { RecentCompressor, type CompressionInput } from "../../src/recent/RecentCompressor.js"
 import type { Tunables } from "../../src/Tunables.js"
 

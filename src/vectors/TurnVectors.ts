@@ -10,8 +10,8 @@
  * or still loading it does nothing; store or embedding failures are logged and end the call.
  */
 import { Effect, Option } from "effect"
-import { Embedder } from "../embed/Embedder.js"
-import { textSha256 } from "../embed/VectorCache.js"
+import { Embedder } from "./Embedder.js"
+import { textSha256 } from "./VectorCache.js"
 import * as TurnVectorIndex from "../recall/TurnVectorIndex.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import * as TurnVectorStore from "../store/TurnVectorStore.js"

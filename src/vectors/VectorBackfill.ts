@@ -8,9 +8,9 @@
  * reads the valid cached vectors of served texts back (for recall).
  */
 import { Effect, Option } from "effect"
-import { Embedder } from "../embed/Embedder.js"
-import { dimOfModelId, entryVector, isValid, textSha256 } from "../embed/VectorCache.js"
-import * as VectorStore from "../embed/VectorStore.js"
+import { Embedder } from "./Embedder.js"
+import { dimOfModelId, entryVector, isValid, textSha256 } from "./VectorCache.js"
+import * as VectorStore from "./VectorStore.js"
 import { exists, type CharacterState } from "../character/CharacterState.js"
 
 export interface BackfillReport {
