@@ -4,7 +4,7 @@ import { validateCharacterName } from "../../src/domain/CharacterName.js"
 import { formatElapsed, normaliseLanguage } from "../../src/domain/Locale.js"
 import { englishClock, localIso, parseLocal, sqliteTimestamp } from "../../src/domain/LocalTime.js"
 import { contentText, normaliseMessage } from "../../src/domain/Message.js"
-import { gapHint, stripBrackets } from "../../src/memory/dialog/Render.js"
+import { gapHint, stripBrackets } from "../../src/dialog/Render.js"
 
 describe("character names", () => {
   const detail = (name: string) =>

@@ -2,9 +2,9 @@
  * Text rendering of the memory server's read routes, as pure functions: `/new_dialog` (persona header,
  * inner-thoughts header with the clock, recent messages, gap hint) and `/get_recent_history`.
  */
-import * as L from "../../domain/Locale.js"
-import { englishClock, minuteStamp } from "../../domain/LocalTime.js"
-import { messageText, type StoredMessage } from "../../domain/Message.js"
+import * as L from "../domain/Locale.js"
+import { englishClock, minuteStamp } from "../domain/LocalTime.js"
+import { messageText, type StoredMessage } from "../domain/Message.js"
 
 export interface Speakers {
   readonly character: string
