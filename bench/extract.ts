@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { createMemoryRuntime } from "../src/lib.js"
-import { loadEnglish } from "../src/facts/local/extract/EnglishNlp.js"
+import { loadEnglish } from "../src/domain/EnglishNlp.js"
 import { extractFacts } from "../src/facts/local/LocalFacts.js"
 
 interface Turn {

@@ -20,7 +20,7 @@ import { OutboxHandlers } from "./Ports.js"
 import { Placement } from "../runtime/Placement.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
-import { ChineseScript } from "../llm/ChineseScript.js"
+import { ChineseScript } from "../domain/ChineseScript.js"
 import { RecentCompressor } from "../recent/RecentCompressor.js"
 
 /** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */

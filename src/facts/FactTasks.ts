@@ -5,11 +5,11 @@
  */
 import { Effect, Either } from "effect"
 import type { Language } from "../domain/Locale.js"
-import { ChineseScript } from "../llm/ChineseScript.js"
+import { ChineseScript } from "../domain/ChineseScript.js"
 import { decodeAnswer } from "../llm/JsonAnswer.js"
 import { LlmClient, LlmError, type Tier } from "../llm/LlmClient.js"
 import { outside } from "../llm/Section.js"
-import type { EnglishNlp } from "./local/extract/EnglishNlp.js"
+import type { EnglishNlp } from "../domain/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "../llm/prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts.js"

@@ -15,7 +15,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
-import { ChineseScript } from "../llm/ChineseScript.js"
+import { ChineseScript } from "../domain/ChineseScript.js"
 import { FactsFile, type Fact } from "../facts/Fact.js"
 import { hybridRecall, recallByTime, type Vectors } from "./Hybrid.js"
 import * as Corpus from "./RecallCorpus.js"

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { KiokuConfig, tunablesFrom } from "../../src/Config.js"
 import { decodeAnswer, extractJson } from "../../src/llm/JsonAnswer.js"
 import { LlmClient, type ChatRequest } from "../../src/llm/LlmClient.js"
-import { ChineseScript } from "../../src/llm/ChineseScript.js"
+import { ChineseScript } from "../../src/domain/ChineseScript.js"
 import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
 import { OpenAiLlm } from "../../src/llm/OpenAiLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { ChineseScript } from "../../src/llm/ChineseScript.js"
+import { ChineseScript } from "../../src/domain/ChineseScript.js"
 import { decodeAnswer } from "../../src/llm/JsonAnswer.js"
 import * as C from "../../src/llm/prompts/contracts.js"
 import * as F from "../../src/facts/prompts.js"

@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { assert } from "@effect/vitest"
-import { loadEnglish } from "../../src/facts/local/extract/EnglishNlp.js"
+import { loadEnglish } from "../../src/domain/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "../../src/facts/local/LocalFacts.js"
 
 export const names = { master: "Master", character: "Tian" }

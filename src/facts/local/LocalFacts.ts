@@ -8,7 +8,7 @@
 import type { EventWhenRaw } from "../Fact.js"
 import { voiceOf, type Names } from "./extract/Clause.js"
 import { analyseUtterance } from "./extract/Engine.js"
-import type { EnglishNlp } from "./extract/EnglishNlp.js"
+import type { EnglishNlp } from "../../domain/EnglishNlp.js"
 
 export interface Extracted {
   readonly text: string

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import type { Language } from "../../domain/Locale.js"
-import type { ChineseScript } from "../ChineseScript.js"
+import type { ChineseScript } from "../../domain/ChineseScript.js"
 
 export interface TemplateSet {
   readonly en: string

@@ -10,7 +10,7 @@
 import { eventWhenOf } from "../../facts/local/EventCues.js"
 import { voiceOf, type Names } from "../../facts/local/extract/Clause.js"
 import { analyseUtterance } from "../../facts/local/extract/Engine.js"
-import type { EnglishNlp } from "../../facts/local/extract/EnglishNlp.js"
+import type { EnglishNlp } from "../../domain/EnglishNlp.js"
 
 export interface MemoContext {
   readonly names: Names

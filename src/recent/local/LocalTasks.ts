@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { ReviewInput, ReviewOutput, SummaryInput } from "../../llm/TaskTypes.js"
 import type { TokenCounter } from "../../llm/Tokenizer.js"
-import type { EnglishNlp } from "../../facts/local/extract/EnglishNlp.js"
+import type { EnglishNlp } from "../../domain/EnglishNlp.js"
 import { summarise } from "./LocalSummary.js"
 
 const noNames = { master: "", character: "" }

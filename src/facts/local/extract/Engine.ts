@@ -8,7 +8,7 @@ import { textLanguage, type TextLanguage } from "../../../domain/TextLanguage.js
 import { eventWhenOf } from "../EventCues.js"
 import { entityOf, importanceOf, type Analysed, type Analysis, type Voice } from "./Clause.js"
 import { analyseEnglish } from "./English.js"
-import type { EnglishNlp } from "./EnglishNlp.js"
+import type { EnglishNlp } from "../../../domain/EnglishNlp.js"
 import { chinese } from "./Chinese.js"
 import { japanese } from "./Japanese.js"
 import { korean } from "./Korean.js"

@@ -6,7 +6,7 @@
  * I've → has, I'm → is, I'll → will), so no first-person pronoun is left in a fact.
  */
 import { notFact, topicsIn, type Analysis, type Voice } from "./Clause.js"
-import type { Token } from "./EnglishNlp.js"
+import type { Token } from "../../../domain/EnglishNlp.js"
 import * as T from "./EnglishTables.js"
 
 const wordLike = (t: Token) => /[\p{L}\p{N}]/u.test(t.value)
