@@ -36,6 +36,7 @@ import * as Locale from "./PromptLocale.js"
 import { makeReads } from "./Reads.js"
 import * as Recall from "../recall/Recall.js"
 import * as Lane from "../runtime/Lane.js"
+import { inLane, jobOf } from "./LaneCommands.js"
 import * as WriteCommit from "./WriteCommit.js"
 
 const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
@@ -212,8 +213,10 @@ export const make = (name: CharacterName) =>
             continue
           }
           yield* flush
-          if (Lane.inLane(c)) {
-            yield* lane.submit(Lane.jobOf(c, background(state, envelope), (message) => envelope.fail(defect(message))))
+          if (inLane(c)) {
+            yield* lane.submit(
+              jobOf(c, background(state, envelope), (message) => Effect.asVoid(envelope.fail(defect(message))))
+            )
           } else if (c._tag === "NewDialog") {
             if (Option.isSome(c.lang.language) && State.exists(state)) {
               yield* Locale.remember(state, c.lang.language.value)

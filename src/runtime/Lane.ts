@@ -9,34 +9,6 @@
  */
 import { Cause, Effect, Equal, type FiberId, Option, Queue, type Scope } from "effect"
 import { CurrentSection, type Section } from "../llm/Section.js"
-import type { Command } from "../character/Commands.js"
-
-const LANE: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
-  "DrainOutbox",
-  "SignalTick",
-  "IdleMaintenance",
-  "ArchiveSweep",
-  "EvidenceSweep",
-  "RebuttalTick",
-  "ResolveCorrections",
-  "VectorBackfill",
-  "Synthesize",
-  "EvaluateReflections",
-  "MaintainNow",
-  "ManualAction",
-  "EntryEdit",
-  "ResetConfirmedAt"
-])
-
-/** True for the commands that run on the lane rather than in the mailbox batch. */
-export const inLane = (c: Command): boolean => LANE.has(c._tag)
-
-/** The lane job of a command: coalesced by tag when nobody waits for its answer. */
-export const jobOf = (c: Command, run: Effect.Effect<void>, died: (message: string) => Effect.Effect<unknown>): Job => {
-  const answered = ("reply" in c && c.reply !== undefined) || ("done" in c && c.done !== undefined)
-  return { key: answered ? undefined : c._tag, run, died: (m) => Effect.asVoid(died(m)) }
-}
-
 export interface Job {
   /** Coalescing key for reply-less jobs; undefined never coalesces. */
   readonly key: string | undefined
