@@ -13,7 +13,7 @@ import type { EnglishNlp } from "../domain/EnglishNlp.js"
 import { extractFacts, type Extracted, type Utterance } from "./local/LocalFacts.js"
 import { ExtractedFacts, ExtractedFactsAiAware } from "../llm/prompts/contracts.js"
 import { factExtraction, factExtractionAiAware } from "./prompts.js"
-import { fillPrompt } from "../recent/prompts.js"
+import { fillPrompt } from "../llm/prompts/templates.js"
 import { templateText } from "../llm/prompts/templates.js"
 
 export interface ExtractInput {

@@ -11,6 +11,7 @@ import { ConfigInvalid, KiokuConfig } from "../Config.js"
 import type { Tunables } from "../Tunables.js"
 import { localTasks } from "../recent/local/LocalTasks.js"
 import * as P from "../recent/prompts.js"
+import { fillPrompt, promptLanguage } from "./prompts/templates.js"
 import { FactDedup, Reflection as ReflectionAnswer, ReflectionFeedback } from "./prompts/contracts.js"
 import { reflection, reflectionContext, reflectionFeedback } from "../reflection/prompts.js"
 import { personaTasks, type PersonaTasks } from "../persona/PersonaTasks.js"
@@ -149,11 +150,11 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
       return {
         summarize: (input) => {
           if (!client.configured("summary")) return local.summarize(input)
-          const lang = P.promptLanguage(input.language)
+          const lang = promptLanguage(input.language)
           const template = (input.detailed ? P.detailedSummaryPrompt : P.summaryPrompt)[lang]
           const prompt =
             (input.staleHint ? P.staleHint[lang] : "") +
-            P.fillPrompt(P.fillPrompt(template, { CONVERSATION: input.text, LANLAN_NAME: input.names.character }), {
+            fillPrompt(fillPrompt(template, { CONVERSATION: input.text, LANLAN_NAME: input.names.character }), {
               MASTER_NAME: input.names.master
             })
           return ask("summary", "recent.summary", prompt, SummaryAnswer, 30_000).pipe(
@@ -162,7 +163,7 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         },
         furtherSummarize: (input) => {
           if (!client.configured("summary")) return local.furtherSummarize(input)
-          const prompt = P.fillPrompt(P.furtherSummaryPrompt[P.promptLanguage(input.language)], {
+          const prompt = fillPrompt(P.furtherSummaryPrompt[promptLanguage(input.language)], {
             CONVERSATION: input.summary,
             LIMIT: String(input.limit)
           })
@@ -175,8 +176,8 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
         reflectionFeedback: (input) => {
           if (!client.configured("summary")) return Effect.succeed(localFeedback(input.reflections, input.messages))
           return Effect.flatMap(template(reflectionFeedback, input.language), (text) => {
-            const prompt = P.fillPrompt(
-              P.fillPrompt(text, {
+            const prompt = fillPrompt(
+              fillPrompt(text, {
                 REFLECTIONS: input.reflections.map((r) => `- [${r.id}] ${r.text}`).join("\n"),
                 MESSAGES: input.messages.map((m) => `- ${m}`).join("\n"),
                 LANLAN_NAME: input.names.character
@@ -194,10 +195,10 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           }
           const context = input.context ?? []
           const related = context.length > 0
-          const frame = reflectionContext[P.promptLanguage(input.language)]
+          const frame = reflectionContext[promptLanguage(input.language)]
           return Effect.flatMap(template(reflection, input.language), (text) => {
-            const prompt = P.fillPrompt(
-              P.fillPrompt(text, {
+            const prompt = fillPrompt(
+              fillPrompt(text, {
                 FACTS: input.facts.map((f) => `- ${f.text} (importance: ${f.importance})`).join("\n"),
                 CONTEXT: related
                   ? `\n${frame.header(input.names.character)}\n${context.map((c) => `- ${c}`).join("\n")}\n`
@@ -223,15 +224,15 @@ export class MemoryTasks extends Context.Tag("app/llm/MemoryTasks")<MemoryTasks,
           const listing = pairs
             .map((p, i) => `[${i}] candidate: ${p.candidate}\n    existing: ${p.existing}`)
             .join("\n")
-          const prompt = P.fillPrompt(factDedup.en, { PAIRS: listing })
+          const prompt = fillPrompt(factDedup.en, { PAIRS: listing })
           return ask("summary", "facts.dedup", prompt, FactDedup, 60_000)
         },
         ...personaTasks(client, ask, template, tiers),
         reviewHistory: (input) => {
           if (!client.configured("correction")) return local.reviewHistory(input)
           const blocks = input.items.map((m) => `${m.role}: ${m.content}`).join("\n\n")
-          const prompt = P.fillPrompt(
-            P.fillPrompt(P.historyReviewPrompt[P.promptLanguage(input.language)], {
+          const prompt = fillPrompt(
+            fillPrompt(P.historyReviewPrompt[promptLanguage(input.language)], {
               CONVERSATION: blocks,
               LANLAN_NAME: input.names.character
             }),

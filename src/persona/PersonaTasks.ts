@@ -7,7 +7,7 @@ import type { Names } from "../llm/TaskTypes.js"
 import type { Language } from "../domain/Locale.js"
 import type { LlmClient, LlmError, Tier } from "../llm/LlmClient.js"
 import type { TemplateSet } from "../llm/prompts/templates.js"
-import * as P from "../recent/prompts.js"
+import { fillPrompt } from "../llm/prompts/templates.js"
 import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "../llm/prompts/contracts.js"
 import { negativeTarget, signalDetection } from "../reflection/prompts.js"
 import { personaCorrection, promotionMerge } from "./prompts.js"
@@ -59,7 +59,7 @@ export interface PersonaTasks {
 }
 
 const fill2 = (template: string, values: Readonly<Record<string, string>>, names: Names) =>
-  P.fillPrompt(P.fillPrompt(template, { ...values, LANLAN_NAME: names.character }), { MASTER_NAME: names.master })
+  fillPrompt(fillPrompt(template, { ...values, LANLAN_NAME: names.character }), { MASTER_NAME: names.master })
 const nameList = (n: Names) => [n.character, n.master]
 const observationLines = (obs: ReadonlyArray<Observation>) =>
   obs.map((o) => `- [${o.type}:${o.id}] (${o.entity}) ${o.text}`).join("\n")

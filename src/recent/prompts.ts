@@ -5,15 +5,9 @@
  * Every task answers JSON; the contract is stated at the end of each template.
  */
 import type { Language } from "../domain/Locale.js"
+import type { PromptLanguage } from "../llm/prompts/templates.js"
 
-export type PromptLanguage = "en" | "zh" | "zh-TW" | "ja"
 type Templates = Readonly<Record<PromptLanguage, string>>
-
-export const promptLanguage = (lang: Language): PromptLanguage =>
-  lang === "zh" || lang === "zh-TW" || lang === "ja" ? lang : "en"
-
-export const fillPrompt = (template: string, values: Readonly<Record<string, string>>): string =>
-  template.replace(/\{([A-Z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
 
 export const summaryPrompt: Templates = {
   en: `You keep the running memory of a conversation between {MASTER_NAME} and {LANLAN_NAME}.

@@ -33,3 +33,13 @@ export const templateText =
     const pick = pickTemplate(set, lang)
     return pick._tag === "Text" ? Effect.succeed(pick.text) : script.toTraditional(pick.text)
   }
+
+/** The prompt languages kioku writes templates for; other languages use the English text. */
+export type PromptLanguage = "en" | "zh" | "zh-TW" | "ja"
+
+export const promptLanguage = (lang: Language): PromptLanguage =>
+  lang === "zh" || lang === "zh-TW" || lang === "ja" ? lang : "en"
+
+/** Fills `{NAME}` placeholders; unknown ones stay as written. */
+export const fillPrompt = (template: string, values: Readonly<Record<string, string>>): string =>
+  template.replace(/\{([A-Z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
