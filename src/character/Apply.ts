@@ -17,7 +17,7 @@ import type * as Outbox from "../store/Outbox.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir } from "../store/DurableFs.js"
 import { existsSync } from "node:fs"
-import { fromLine, type JournalEvent, type TurnEvent } from "../recent/TurnEvent.js"
+import { fromLine, type JournalEvent, type TurnEvent } from "./JournalEvent.js"
 
 /** What applying events reads and writes of a character's state (the character state has all of it). */
 export interface CharacterViews {

@@ -28,7 +28,7 @@ import type { TurnVectorStore } from "../store/TurnVectorStore.js"
 import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./PromptLocale.js"
-import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "../recent/TurnEvent.js"
+import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "../recent/RecentEvents.js"
 import { applyUnapplied } from "./Apply.js"
 import * as RecentSlice from "../recent/RecentSlice.js"
 

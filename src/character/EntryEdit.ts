@@ -13,7 +13,7 @@ import type { PersonaEntry } from "../persona/Persona.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "../persona/PersonaEvent.js"
-import { FACT_UPDATED, factLine } from "../recent/TurnEvent.js"
+import { FACT_UPDATED, factLine } from "../facts/FactEvents.js"
 
 export type EditKind = "fact" | "persona"
 

@@ -19,7 +19,7 @@ import type { WriteRequest } from "./Commands.js"
 import * as Locale from "./PromptLocale.js"
 import type { RecentLifecycle } from "../recent/RecentLifecycle.js"
 import type * as Reviewer from "../recent/Reviewer.js"
-import { turnsLine } from "../recent/TurnEvent.js"
+import { turnsLine } from "../recent/RecentEvents.js"
 
 export interface Write {
   readonly request: WriteRequest

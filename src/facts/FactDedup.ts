@@ -20,7 +20,7 @@ import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { vectorPairs } from "./VectorDedup.js"
-import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "../recent/TurnEvent.js"
+import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./FactEvents.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
   Effect.gen(function* () {

@@ -29,7 +29,7 @@ import type { Command } from "../character/Commands.js"
 import { HandlerFailed } from "../character/Ports.js"
 import * as DedupQueue from "./DedupQueue.js"
 import * as FactDedup from "./FactDedup.js"
-import { factLine, FACT_ADDED, FACT_UPDATED } from "../recent/TurnEvent.js"
+import { factLine, FACT_ADDED, FACT_UPDATED } from "./FactEvents.js"
 
 export interface IntakeDeps {
   readonly tunables: Tunables

@@ -31,7 +31,7 @@ import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../reflection/ReflectionEvents.js"
 
 const HOUR = 3_600_000
 const MIGRATION_MARKER = "__evidence_migration_v1__"

@@ -24,7 +24,7 @@ import * as State from "../character/CharacterState.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../reflection/ReflectionEvents.js"
 
 /** The persona section a reflection's entity belongs to. */
 export const sectionOf = (entity: string): string =>

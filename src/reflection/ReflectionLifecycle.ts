@@ -16,7 +16,7 @@ import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import type * as Promotion from "../persona/Promotion.js"
 import { moveReflection } from "./ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./ReflectionEvents.js"
 
 const DAY = 86_400_000
 const live = new Set(["pending", "confirmed"])

@@ -24,7 +24,8 @@ import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
 import * as State from "../character/CharacterState.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
-import { factAbsorbedLine, reflectionLine } from "../recent/TurnEvent.js"
+import { factAbsorbedLine } from "../facts/FactEvents.js"
+import { reflectionLine } from "./ReflectionEvents.js"
 
 export const Backoff = Schema.Record({
   key: Schema.String,

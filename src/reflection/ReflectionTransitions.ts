@@ -16,7 +16,7 @@ import type { Reflection } from "./Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import { reflectionAt } from "../character/Machines.js"
-import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./ReflectionEvents.js"
 
 export interface ReflectionMove {
   readonly from: string

@@ -13,7 +13,7 @@ import type { Reflection } from "./Reflection.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "./ReflectionEvents.js"
 
 export const SurfacedRow = Schema.Struct(
   {

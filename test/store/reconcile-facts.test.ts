@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
-import * as T from "../../src/recent/TurnEvent.js"
+import * as T from "../../src/character/JournalEvent.js"
 import { Fact, FactsFile, textHash } from "../../src/facts/Fact.js"
 import { assertShard, eid, read, repairsOnce, SHARD, shards, T0, T1, type Case } from "../support/crashReplay.js"
 

@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as path from "node:path"
 import * as P from "../../src/persona/PersonaEvent.js"
-import * as T from "../../src/recent/TurnEvent.js"
+import * as T from "../../src/character/JournalEvent.js"
 import {
   Correction,
   CorrectionsFile,

@@ -26,7 +26,7 @@ import type { EventLine } from "../../store/EventLog.js"
 import type { Tunables } from "../../Tunables.js"
 import * as State from "../../character/CharacterState.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED } from "../../persona/PersonaEvent.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
 
 type Target =
   | (Observation & { readonly type: "reflection"; readonly score: number; readonly record: Reflection })

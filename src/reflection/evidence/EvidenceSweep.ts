@@ -18,7 +18,7 @@ import { correctionsOf } from "../../persona/PersonaState.js"
 import * as State from "../../character/CharacterState.js"
 import { movePersona } from "../../persona/PersonaTransitions.js"
 import { moveReflection } from "../ReflectionTransitions.js"
-import { reflectionLine, REFLECTION_UPDATED } from "../../recent/TurnEvent.js"
+import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
 
 const DAY = 86_400_000
 

@@ -1,0 +1,51 @@
+/**
+ * The recent-memory journal events: `turns.appended` (one per write request: rows for `time_indexed_original`,
+ * items for `recent.json`, the `extract_facts` outbox op) and `recent.spliced` (a compression, hard cap, history
+ * review or browser edit: the run of items it replaces, by position and fingerprint, and the items that take
+ * their place). Each carries everything needed to apply it on its own.
+ */
+import { Schema } from "effect"
+import { StoredMessage } from "../domain/Message.js"
+import type { EventLine } from "../store/EventLog.js"
+
+export const TURNS_APPENDED = "turns.appended"
+export const RECENT_SPLICED = "recent.spliced"
+
+export const TurnsPayload = Schema.Struct({
+  session_id: Schema.String,
+  row_ts: Schema.String,
+  kind: Schema.Literal("cache", "process", "renew", "settle"),
+  messages: Schema.Array(StoredMessage),
+  language: Schema.optional(Schema.NullOr(Schema.String)),
+  extract: Schema.Boolean
+})
+export type TurnsPayload = typeof TurnsPayload.Type
+
+export const SplicePayload = Schema.Struct({
+  /** `edit`: a memory-browser save, replacing the whole file (the fingerprints name every item). */
+  reason: Schema.Literal("compression", "hard_cap", "review", "edit"),
+  /** Index of the first replaced item (0: the head). */
+  at: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  fingerprints: Schema.Array(Schema.String),
+  items: Schema.Array(StoredMessage)
+})
+export type SplicePayload = typeof SplicePayload.Type
+
+export const decodeTurns = Schema.decodeUnknownEither(TurnsPayload)
+export const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
+const encodeTurns = Schema.encodeSync(TurnsPayload)
+const encodeSplice = Schema.encodeSync(SplicePayload)
+
+export const turnsLine = (eventId: string, payload: TurnsPayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: TURNS_APPENDED,
+  ts,
+  payload: { ...encodeTurns(payload) }
+})
+
+export const spliceLine = (eventId: string, payload: SplicePayload, ts: string): EventLine => ({
+  event_id: eventId,
+  type: RECENT_SPLICED,
+  ts,
+  payload: { ...encodeSplice(payload) }
+})
