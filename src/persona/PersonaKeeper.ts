@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "./local/LocalOverlap.js"
-import type { Speakers } from "../recent/Compression.js"
+import type { Speakers } from "../domain/Speakers.js"
 import { syncCard } from "./CardSync.js"
 import {
   entriesOf,

@@ -23,7 +23,7 @@ import { factEntry, LEGACY_PRIVATE, reflectionEntry, subjectKey } from "./Recall
 import type { QueryRequest, QueryResult } from "./RecallTypes.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 import type { Reflection } from "../reflection/Reflection.js"
-import type { Speakers } from "../recent/Compression.js"
+import type { Speakers } from "../domain/Speakers.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"

@@ -8,11 +8,9 @@ import type { Language } from "../domain/Locale.js"
 import { contentText, messageText, type StoredMessage } from "../domain/Message.js"
 import { memoPrefix } from "./prompts.js"
 import type { TokenCounter } from "../llm/Tokenizer.js"
+import type { Speakers } from "../domain/Speakers.js"
 
-export interface Speakers {
-  readonly master: string
-  readonly character: string
-}
+export type { Speakers }
 
 /** The items to compress when there are more than `threshold`: all but the newest `keep`. */
 export const sliceToCompress = (
