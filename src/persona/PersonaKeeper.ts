@@ -13,14 +13,7 @@ import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "./local/LocalOverlap.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { syncCard } from "./CardSync.js"
-import {
-  entriesOf,
-  META,
-  newEntry,
-  type Correction,
-  type PersonaEntry,
-  type PersonaFile
-} from "./Persona.js"
+import { entriesOf, META, newEntry, type Correction, type PersonaEntry, type PersonaFile } from "./Persona.js"
 import { correctionsOf } from "./PersonaState.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"

@@ -14,13 +14,12 @@ const FIELDS = new Set(["status", "suppress", "suppressed_at"])
 
 /** Where a status field may be written, and why. */
 const ALLOWED: Readonly<Record<string, string>> = {
-  "src/actor/ReflectionTransitions.ts": "applies the reflection machine's actions",
-  "src/actor/PersonaTransitions.ts": "applies the persona machine's actions",
-  "src/actor/ReflectionSynth.ts": "creates a new pending reflection",
-  "src/memory/persona/Persona.ts": "creates a new persona entry (not suppressed)",
-  "src/memory/reflection/ReflectionStore.ts": "stamps a reflection a journaled archive moves into its shard",
-  "src/browser/Snapshot.ts": "labels archived shard rows for display; writes nothing",
-  "src/llm/ScriptedLlm.ts": "an LLM error's HTTP status, not a record"
+  "src/reflection/ReflectionTransitions.ts": "applies the reflection machine's actions",
+  "src/persona/PersonaTransitions.ts": "applies the persona machine's actions",
+  "src/reflection/ReflectionSynth.ts": "creates a new pending reflection",
+  "src/persona/Persona.ts": "creates a new persona entry (not suppressed)",
+  "src/reflection/ReflectionStore.ts": "stamps a reflection a journaled archive moves into its shard",
+  "src/browser/Snapshot.ts": "labels archived shard rows for display; writes nothing"
 }
 
 const nameOf = (n: ts.PropertyName | ts.Expression): string | undefined =>

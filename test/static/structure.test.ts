@@ -133,6 +133,26 @@ describe("source structure", () => {
     assert.deepStrictEqual(specifiers(sf), ["./a.js", "./b.js", "./c.js"])
   })
 
+  it("keeps every folder of src/ at 20 modules or fewer", () => {
+    const counts = new Map<string, number>()
+    for (const file of sources(src)) {
+      const dir = path.relative(root, path.dirname(file))
+      counts.set(dir, (counts.get(dir) ?? 0) + 1)
+    }
+    assert.deepStrictEqual(
+      [...counts].filter(([, n]) => n > 20),
+      []
+    )
+  })
+
+  it("keeps the actor runtime free of features and of the character module", () => {
+    const features = /^src\/(character|recent|facts|reflection|persona|recall|vectors|dialog)\//
+    const reaching = [...graph()].flatMap(([from, tos]) =>
+      from.startsWith("src/runtime/") ? tos.filter((to) => features.test(to)).map((to) => `${from} -> ${to}`) : []
+    )
+    assert.deepStrictEqual(reaching, [])
+  })
+
   it("reads every declared tunable somewhere in src/ (not only in a comment or a string)", () => {
     const read = new Set<string>()
     for (const file of sources(src)) {

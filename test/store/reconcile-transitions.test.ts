@@ -8,13 +8,7 @@ import { Schema } from "effect"
 import * as path from "node:path"
 import * as P from "../../src/persona/PersonaEvent.js"
 import * as T from "../../src/character/JournalEvent.js"
-import {
-  Correction,
-  CorrectionsFile,
-  newEntry,
-  PersonaFile,
-  type PersonaEntry
-} from "../../src/persona/Persona.js"
+import { Correction, CorrectionsFile, newEntry, PersonaFile, type PersonaEntry } from "../../src/persona/Persona.js"
 import { Reflection, ReflectionsFile } from "../../src/reflection/Reflection.js"
 import { assertShard, eid, MIGRATED, read, repairsOnce, SHARD, T0, T1, type Case } from "../support/crashReplay.js"
 

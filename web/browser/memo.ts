@@ -5,7 +5,7 @@
  * `\n\n---\n\n` divider (N.E.K.O.'s page saves the same form), or the summary alone when the older box is
  * empty, and returns the loaded text unchanged when neither box was edited.
  */
-import { memoPrefix } from "../../src/llm/prompts/recent.js"
+import { memoPrefix } from "../../src/recent/prompts.js"
 
 export interface Memo {
   readonly prefix: string
