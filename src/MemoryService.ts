@@ -25,7 +25,8 @@ import type { PersonaFile } from "./persona/Persona.js"
 import type { ManualAction, ManualResult } from "./character/ManualActions.js"
 import type { EditKind, EditResult } from "./character/EntryEdit.js"
 import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
-import { normaliseLanguage } from "./domain/Locale.js"
+import { normaliseLanguage, type Language } from "./domain/Locale.js"
+import type { LocaleChange, LocaleState } from "./character/PromptLocale.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./reflection/Reflection.js"
@@ -57,6 +58,10 @@ export interface MemoryOperations {
   /** The `/get_recent_history` text (the route JSON-encodes it). */
   readonly recentHistory: (name: string, input?: ReadInput) => Effect.Effect<string, MemoryError>
   readonly lastConversationGap: (name: string) => Effect.Effect<number, MemoryError>
+  /** The durable prompt language and its write order (`GET /prompt-locale`). */
+  readonly promptLocale: (name: string) => Effect.Effect<LocaleState, MemoryError>
+  /** Sets the durable prompt language (`PUT /prompt-locale`). */
+  readonly setPromptLocale: (name: string, language: Language) => Effect.Effect<LocaleChange, MemoryError>
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
@@ -196,6 +201,9 @@ export const makeLocal = Effect.gen(function* () {
     newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
     recentHistory: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
     lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
+    promptLocale: (raw) => ask<LocaleState>(raw, (reply) => ({ _tag: "GetPromptLocale", reply })),
+    setPromptLocale: (raw, language) =>
+      ask<LocaleChange>(raw, (reply) => ({ _tag: "SetPromptLocale", language, reply })),
     followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
     recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
     resetConfirmedAt: Effect.gen(function* () {

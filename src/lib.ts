@@ -13,6 +13,8 @@ import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
+import { storedCode } from "./character/PromptLocale.js"
+import { normaliseLanguage } from "./domain/Locale.js"
 import type { QueryRequest, QueryResult, RecallRow } from "./recall/RecallTypes.js"
 
 export type {
@@ -68,6 +70,13 @@ export interface MemoryRuntime {
   readonly newDialog: (name: string, input?: ReadInput) => Promise<string>
   readonly recentHistory: (name: string, input?: ReadInput) => Promise<string>
   readonly lastConversationGap: (name: string) => Promise<number>
+  /** The character's durable prompt language (N.E.K.O. code, `zh-CN` for Simplified Chinese) or null. */
+  readonly promptLocale: (name: string) => Promise<{ readonly language: string | null; readonly order: number | null }>
+  /** Sets the durable prompt language; rejects an unsupported code. */
+  readonly setPromptLocale: (
+    name: string,
+    language: string
+  ) => Promise<{ readonly language: string; readonly previousLanguage: string | null; readonly changed: boolean }>
   readonly status: (name: string) => Promise<CharacterStatus>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Promise<void>
@@ -123,6 +132,20 @@ export const createMemoryRuntime = async (options: MemoryRuntimeOptions): Promis
     newDialog: (name, input) => run((m) => m.newDialog(name, input)),
     recentHistory: (name, input) => run((m) => m.recentHistory(name, input)),
     lastConversationGap: (name) => run((m) => m.lastConversationGap(name)),
+    promptLocale: (name) =>
+      run((m) => m.promptLocale(name)).then((s) => ({
+        language: Option.getOrNull(Option.map(s.language, storedCode)),
+        order: Option.getOrNull(s.order)
+      })),
+    setPromptLocale: (name, raw) => {
+      const language = normaliseLanguage(raw)
+      if (language === undefined) return Promise.reject(new Error(`unsupported language: ${raw}`))
+      return run((m) => m.setPromptLocale(name, language)).then((c) => ({
+        language: storedCode(c.language),
+        previousLanguage: Option.getOrNull(Option.map(c.previous, storedCode)),
+        changed: c.changed
+      }))
+    },
     status: (name) => run((m) => m.status(name)),
     awaitBackground: (name) => run((m) => m.awaitBackground(name)),
     maintainNow: (name) => run((m) => m.maintainNow(name)),

@@ -33,6 +33,7 @@ import * as RecallVectors from "../recall/RecallVectors.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
 import * as Locale from "./PromptLocale.js"
+import * as LocaleCommands from "./LocaleCommands.js"
 import { makeReads } from "./Reads.js"
 import * as Recall from "../recall/Recall.js"
 import * as Lane from "../runtime/Lane.js"
@@ -267,6 +268,8 @@ export const make = (name: CharacterName) =>
           } else if (yield* recent.handle(state, c)) {
             continue
           } else if (yield* recentEdit.handle(state, c)) {
+            continue
+          } else if (yield* LocaleCommands.handle(state, c)) {
             continue
           } else if (!(yield* memory.handle(state, c))) {
             yield* unhandled(envelope)

@@ -11,6 +11,7 @@ import type { PersonaFile } from "../persona/Persona.js"
 import type { ManualAction, ManualResult } from "./ManualActions.js"
 import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "./Funnel.js"
+import type { LocaleChange, LocaleState } from "./PromptLocale.js"
 import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "../runtime/Actor.js"
@@ -72,6 +73,8 @@ export type Command =
   | { readonly _tag: "NewDialog"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "Gap"; readonly reply: Reply<number> }
+  | { readonly _tag: "GetPromptLocale"; readonly reply: Reply<LocaleState> }
+  | { readonly _tag: "SetPromptLocale"; readonly language: Language; readonly reply: Reply<LocaleChange> }
   | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
   | { readonly _tag: "AwaitBackground"; readonly reply: Reply<void> }
   | { readonly _tag: "SettleDone" }

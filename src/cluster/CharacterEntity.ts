@@ -16,6 +16,8 @@ import { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import { Reflection } from "../reflection/Reflection.js"
 import { StoreError } from "../store/DurableFs.js"
 import { LoopName } from "../maintenance/policies.js"
+import { LocaleChange, LocaleState } from "../character/PromptLocale.js"
+import { languages } from "../domain/Locale.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))
 const ReadInput = { language: Lang, renderLanguage: Lang }
@@ -100,6 +102,8 @@ export const Character = Entity.make("Character", [
   op("NewDialog", ReadInput, Schema.String),
   op("RecentHistory", ReadInput, Schema.String),
   op("Gap", {}, Schema.Number),
+  op("PromptLocale", {}, LocaleState),
+  op("SetPromptLocale", { language: Schema.Literal(...languages) }, LocaleChange),
   op("Status", {}, CharacterStatus),
   op("AwaitBackground", {}, Schema.Void),
   op("Followups", {}, Schema.Array(Reflection)),

@@ -47,6 +47,8 @@ export const ClusterMemory = Layer.effect(
       newDialog: (raw, input) => send(raw, (c) => c.NewDialog({ ...input })),
       recentHistory: (raw, input) => send(raw, (c) => c.RecentHistory({ ...input })),
       lastConversationGap: (raw) => send(raw, (c) => c.Gap({})),
+      promptLocale: (raw) => send(raw, (c) => c.PromptLocale({})),
+      setPromptLocale: (raw, language) => send(raw, (c) => c.SetPromptLocale({ language })),
       status: (raw) => send(raw, (c) => c.Status({})),
       awaitBackground: (raw) => send(raw, (c) => c.AwaitBackground({})),
       followupTopics: (raw) => send(raw, (c) => c.Followups({})),

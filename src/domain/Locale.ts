@@ -155,3 +155,18 @@ export const detectLanguage = (texts: ReadonlyArray<string>, fallback: Language)
   if (han >= letters * 0.3) return traditionalOnly.test(text) ? "zh-TW" : fallback === "zh-TW" ? "zh-TW" : "zh"
   return fallback
 }
+
+/** The deprecated `/search_for_memory` placeholder: kioku's recall lives at `/query_memory`. */
+const searchPlaceholder: Table = {
+  zh: "======{name}在回想======\n{query}\n\n======{name}想起的事======\n（此接口已停用，请改用 /query_memory。）",
+  "zh-TW": "======{name}在回想======\n{query}\n\n======{name}想起的事======\n（此介面已停用，請改用 /query_memory。）",
+  en: "======{name} is recalling======\n{query}\n\n======What {name} recalls======\n(This route is retired; use /query_memory.)",
+  ja: "======{name}は思い出している======\n{query}\n\n======{name}が思い出したこと======\n（この経路は廃止されました。/query_memory を使ってください。）",
+  ko: "======{name}이 떠올리는 중======\n{query}\n\n======{name}이 떠올린 것======\n(이 경로는 폐지되었습니다. /query_memory를 사용하세요.)",
+  ru: "======{name} вспоминает======\n{query}\n\n======Что вспомнил(а) {name}======\n(Этот маршрут упразднён; используйте /query_memory.)",
+  es: "======{name} está recordando======\n{query}\n\n======Lo que recuerda {name}======\n(Esta ruta está retirada; use /query_memory.)",
+  pt: "======{name} está lembrando======\n{query}\n\n======O que {name} lembra======\n(Esta rota foi desativada; use /query_memory.)"
+}
+
+export const searchForMemoryText = (name: string, query: string, lang: Language): string =>
+  fill(searchPlaceholder[lang], { name, query })

@@ -64,9 +64,9 @@ const historyBody = Effect.gen(function* () {
   return { messages: messages.right, language: body.right.language }
 })
 
-const nameParam = Effect.map(HttpRouter.params, (p) => p["name"] ?? "")
+export const nameParam = Effect.map(HttpRouter.params, (p) => p["name"] ?? "")
 
-const failure = (e: MemoryError) =>
+export const failure = (e: MemoryError) =>
   e._tag === "InvalidCharacterName"
     ? detail(400, e.detail)
     : operationFailed(e._tag === "StoreError" ? `${e.op} failed` : e.message)
@@ -82,7 +82,7 @@ const writeRoute = (kind: WriteKind, ok: (count: number) => unknown) =>
     )
   }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
 
-const queryLanguage = Effect.map(
+export const queryLanguage = Effect.map(
   HttpServerRequest.schemaSearchParams(
     Schema.Struct({
       language: Schema.optional(Schema.String),

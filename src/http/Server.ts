@@ -14,6 +14,7 @@ import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
+import { localeRouter } from "./LocaleRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
 import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
@@ -29,13 +30,14 @@ export interface ServeOptions {
 }
 
 const characterRoutes =
-  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory)\/[^?]*\//
+  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory|prompt-locale|search_for_memory)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
   HttpRouter.concatAll(
     router,
     adminRouter,
     recallRouter,
+    localeRouter,
     statechartRouter,
     entryRouter,
     browserRouter,

@@ -29,6 +29,19 @@ describe("library API", () => {
         "Before the chat begins, Mio mentally reviews recent events.\nSam | I moved to Osaka\nMio | How exciting!\n"
       )
       assert.isAtLeast(await memory.lastConversationGap("Mio"), 0)
+      assert.deepStrictEqual(await memory.promptLocale("Mio"), { language: null, order: null })
+      assert.deepStrictEqual(await memory.setPromptLocale("Mio", "zh-TW"), {
+        language: "zh-TW",
+        previousLanguage: null,
+        changed: true
+      })
+      assert.strictEqual((await memory.promptLocale("Mio")).language, "zh-TW")
+      const unsupported = await memory.setPromptLocale("Mio", "fr").then(
+        () => undefined,
+        (e: unknown) => e
+      )
+      assert.instanceOf(unsupported, Error)
+      await memory.setPromptLocale("Mio", "en")
       const status = await memory.status("Mio")
       assert.strictEqual(status.unappliedEvents, 0)
       const bad = await memory.cache("../etc", { messages: [] }).then(
