@@ -23,6 +23,8 @@ import { Activity } from "./maintenance/Activity.js"
 import { MaintenanceLive } from "./maintenance/Maintenance.js"
 import { MemoryService } from "./MemoryService.js"
 import { Recovered, RuntimeStatus, type Phase } from "./RuntimeStatus.js"
+import { DerivedClaims } from "./character/DerivedClaims.js"
+import { CharacterRelease } from "./character/Release.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as RootLock from "./store/RootLock.js"
 import type { ClusterOptions, ClusterSetupError } from "./cluster/Options.js"
@@ -59,12 +61,12 @@ export const appLayer = (options: AppOptions) => {
   )
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
   const embedder = options.embedder ?? OnnxEmbedder.fromSettings(options.settings).pipe(Layer.provide(config))
-  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, compressor, embedder)
+  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, DerivedClaims.layer, compressor, embedder)
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
   const core = <E, R>(service: Layer.Layer<MemoryService, E, R>) =>
-    Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial)).pipe(
+    Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial), CharacterRelease.layer).pipe(
       Layer.provideMerge(registryAndActivity),
       Layer.provideMerge(Recovered.layer)
     )

@@ -34,6 +34,7 @@ import { Embedder } from "../vectors/Embedder.js"
 import { OutboxHandlers } from "./Ports.js"
 import * as Locale from "./PromptLocale.js"
 import * as LocaleCommands from "./LocaleCommands.js"
+import type { DerivedClaims } from "./DerivedClaims.js"
 import { makeReads } from "./Reads.js"
 import * as Recall from "../recall/Recall.js"
 import * as Lane from "../runtime/Lane.js"
@@ -313,6 +314,7 @@ export const make = (name: CharacterName) =>
     | AppFiles
     | OutboxHandlers
     | RecentCompressor
+    | DerivedClaims
     | Tokenizer
     | MemoryTasks
     | ChineseScript

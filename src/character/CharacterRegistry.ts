@@ -18,6 +18,7 @@ import * as Handover from "../runtime/Handover.js"
 import type { Command } from "./Commands.js"
 import { OutboxHandlers } from "./Ports.js"
 import { Placement } from "../runtime/Placement.js"
+import { DerivedClaims } from "./DerivedClaims.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { ChineseScript } from "../domain/ChineseScript.js"
@@ -57,7 +58,14 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       // (idle eviction, `exclusive`) would leave the actor running until shutdown.
       const context = Context.omit(Scope.Scope)(
         yield* Effect.context<
-          KiokuConfig | AppFiles | OutboxHandlers | RecentCompressor | Tokenizer | MemoryTasks | ChineseScript
+          | KiokuConfig
+          | AppFiles
+          | OutboxHandlers
+          | RecentCompressor
+          | Tokenizer
+          | MemoryTasks
+          | ChineseScript
+          | DerivedClaims
         >()
       )
       const placement = yield* Placement

@@ -15,6 +15,7 @@ import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
 import { localeRouter } from "./LocaleRoutes.js"
+import { lifecycleRouter } from "./LifecycleRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
 import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
@@ -30,7 +31,7 @@ export interface ServeOptions {
 }
 
 const characterRoutes =
-  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory|prompt-locale|search_for_memory)\/[^?]*\//
+  /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory|prompt-locale|search_for_memory|release_character)\/[^?]*\//
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
   HttpRouter.concatAll(
@@ -38,6 +39,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     adminRouter,
     recallRouter,
     localeRouter,
+    lifecycleRouter,
     statechartRouter,
     entryRouter,
     browserRouter,

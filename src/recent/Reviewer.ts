@@ -19,6 +19,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import type { Command } from "../character/Commands.js"
+import { DerivedClaims } from "../character/DerivedClaims.js"
 
 export interface ReviewerDeps {
   readonly tunables: Tunables
@@ -38,6 +39,7 @@ export const make = (deps: ReviewerDeps) =>
     const tasks = yield* MemoryTasks
     const tokens = yield* Tokenizer
     const files = yield* AppFiles
+    const claims = yield* DerivedClaims
     const t = deps.tunables
     const viewOf = (state: State.CharacterState) =>
       ViewFile.make(R.ReviewState, path.join(state.dir, "review_state.json"))
@@ -61,6 +63,7 @@ export const make = (deps: ReviewerDeps) =>
     /** The review gate's verdict now (`ok`, or why no review may start). */
     const gate = (state: State.CharacterState) =>
       Effect.gen(function* () {
+        if (yield* claims.retired(state.name)) return "retired"
         const rs = yield* load(state)
         const { items, degraded } = yield* state.recent.read
         if (Option.isSome(degraded)) return "degraded"
