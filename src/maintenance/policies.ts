@@ -183,10 +183,7 @@ export const deadLettered = (policy: RetryPolicy, failures: number, lastFailureA
     onSome: (heal) => now - lastFailureAt < Duration.toMillis(heal)
   })
 
-/** The un-jittered backup delay Compaction.ts still computes by hand; it moves to `compressionBackoff`. */
-export const backupDelay = (attempt: number): number => 30_000 * 2 ** Math.max(0, attempt - 1)
-
-/** Backup retries of a failed recent compression: 30 s, 60 s, 120 s, 240 s; then one probe per self-heal interval. */
+/** Backup retries of a failed recent compression: 30 s, 60 s, 120 s, 240 s (each ±20 %); then one probe per self-heal interval. */
 export const compressionBackoff = (t: Tunables) =>
   retryPolicy("30 seconds", t.memory_liveness_max_attempts, seconds(t.memory_dead_letter_self_heal_seconds))
 

@@ -3,13 +3,13 @@
  * `machines/recent.ts` on the character's `recentLife` snapshot, and this module carries out the typed actions
  * it emits — starting a compression or a review (Compaction.ts, Reviewer.ts), parking a caller on a
  * compression generation and answering it when that generation is over, committing a result the machine
- * accepts, the hard cap, the retry timer (`backupDelay`, or the self-heal interval after a dead letter) and
+ * accepts, the hard cap, the retry timer (`compressionBackoff`, jittered, or the self-heal interval after a dead letter) and
  * the idle check. Results of a slice that was replaced by a reload (another `epoch`) are dropped.
  */
-import { Clock, Deferred, Effect, Fiber, FiberHandle, Option, type Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Fiber, FiberHandle, Option, type Scope } from "effect"
 import { transition } from "xstate"
 import { decodeRecentCommand, recentMachine, type RecentEvent } from "../../machines/recent.js"
-import { backupDelay } from "../maintenance/policies.js"
+import { compressionBackoff, nthDelay } from "../maintenance/policies.js"
 import type { Tunables } from "../Tunables.js"
 import type * as State from "../character/CharacterState.js"
 import type { Command } from "../character/Commands.js"
@@ -85,9 +85,13 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
                 yield* Effect.logWarning("recent compression dead-lettered for this snapshot").pipe(
                   Effect.annotateLogs({ attempts: c.params.attempts })
                 )
+              const selfHeal = t.memory_dead_letter_self_heal_seconds * 1000
               const delay = c.params.deadLettered
-                ? t.memory_dead_letter_self_heal_seconds * 1000
-                : backupDelay(c.params.attempts)
+                ? selfHeal
+                : Option.match(yield* nthDelay(compressionBackoff(t).backoff, c.params.attempts), {
+                    onNone: () => selfHeal,
+                    onSome: Duration.toMillis
+                  })
               yield* deps.later({ _tag: "CompressRetry", detailed: c.params.detailed }, delay)
               break
             }

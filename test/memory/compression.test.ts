@@ -91,7 +91,8 @@ describe("recent compression", () => {
       assert.strictEqual(recent("Retry").length, 21)
       assert.strictEqual(recent("Retry")[0]?.data.content, "message 0")
       yield* memory.write("cache", "Retry", { messages: one(21, "late turn") })
-      yield* TestClock.adjust("30 seconds")
+      // The first backup retry comes 30 s ± 20 % (jittered) after the failure.
+      yield* TestClock.adjust("36 seconds")
       yield* memory.awaitBackground("Retry")
       const items = recent("Retry")
       assert.strictEqual(items[0]?.data.content, "Memo from prior conversations: recovered.")
@@ -143,7 +144,8 @@ describe("recent compression", () => {
       for (let i = 0; i < 25; i++) yield* memory.write("cache", "Dead", { messages: one(i) })
       yield* memory.write("process", "Dead", { messages: [] })
       yield* memory.awaitBackground("Dead")
-      for (const delay of ["30 seconds", "60 seconds", "120 seconds", "240 seconds", "1 hour"] as const) {
+      // 30 s, 60 s, 120 s, 240 s, each jittered by up to +20 %, then the dead letter's hourly probe.
+      for (const delay of ["36 seconds", "72 seconds", "144 seconds", "288 seconds", "1 hour"] as const) {
         yield* TestClock.adjust(delay)
         yield* memory.awaitBackground("Dead")
       }
