@@ -10,7 +10,6 @@ import { Deferred, Effect, Option, type Scope } from "effect"
 import { transition } from "xstate"
 import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
 import type { CharacterName } from "../domain/CharacterName.js"
-import { renderRecentHistory } from "../dialog/Render.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
@@ -36,6 +35,7 @@ import * as Locale from "./PromptLocale.js"
 import * as LocaleCommands from "./LocaleCommands.js"
 import type { DerivedClaims } from "./DerivedClaims.js"
 import { makeReads } from "./Reads.js"
+import * as ReadCommands from "./ReadCommands.js"
 import * as Recall from "../recall/Recall.js"
 import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
@@ -179,6 +179,7 @@ export const make = (name: CharacterName) =>
             )
           )
 
+    const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
     const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })
 
     const handle = (state: State.CharacterState, batch: ReadonlyArray<Actor.Envelope<Command>>) =>
@@ -229,33 +230,10 @@ export const make = (name: CharacterName) =>
               if (a.type === "deferDialog") state.deferredDialogs.push(Effect.asVoid(render))
               else if (a.type === "renderDialog") yield* render
             }
-          } else if (c._tag === "RecentHistory") {
-            yield* answer(
-              c.reply,
-              Effect.gen(function* () {
-                const { directory, speakers: s } = yield* speakers
-                const recent = yield* state.recent.read
-                const known = State.exists(state) || directory.characters.includes(name)
-                return renderRecentHistory(recent.items, s, resolveLanguage(state, c.lang), known)
-              })
-            )
           } else if (c._tag === "QueryMemory") {
             yield* Deferred.succeed(c.reply, yield* recall.query(state, c.input))
-          } else if (c._tag === "Gap") {
-            yield* answer(c.reply, reads.gapSeconds(state).pipe(Effect.map((g) => g ?? -1)))
-          } else if (c._tag === "Status") {
-            const view = yield* state.recent.read
-            yield* Deferred.succeed(c.reply, {
-              exists: State.exists(state),
-              session: String(state.snapshot.value),
-              recent: String(state.recentLife.snapshot.value),
-              recentDegraded: view.degraded,
-              recentPending: view.pending,
-              unappliedEvents: state.unapplied.length,
-              pendingOps: state.outbox.pending().length,
-              compressing: recent.compressing(state),
-              items: view.items.length
-            })
+          } else if (yield* readCommands.handle(state, c)) {
+            continue
           } else if (c._tag === "AwaitBackground") {
             state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, undefined)))
           } else if (c._tag === "SettleDone") {
