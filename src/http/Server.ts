@@ -16,6 +16,7 @@ import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
 import { localeRouter } from "./LocaleRoutes.js"
 import { lifecycleRouter } from "./LifecycleRoutes.js"
+import { homeRouter } from "./HomeRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
 import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
@@ -40,6 +41,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     recallRouter,
     localeRouter,
     lifecycleRouter,
+    homeRouter,
     statechartRouter,
     entryRouter,
     browserRouter,
@@ -84,12 +86,15 @@ export const serverLayer = (options: ServeOptions) =>
     Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
     Layer.effectDiscard(
       HttpServer.addressWith((address) =>
-        Effect.logInfo("kioku listening").pipe(
-          Effect.annotateLogs({
-            port: address._tag === "TcpAddress" ? address.port : 0,
-            startBlocked: options.startBlocked
-          })
-        )
+        Effect.gen(function* () {
+          const port = address._tag === "TcpAddress" ? address.port : 0
+          const host = options.host.includes(":") ? `[${options.host}]` : options.host
+          const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`
+          yield* Effect.logInfo("kioku listening").pipe(
+            Effect.annotateLogs({ port, startBlocked: options.startBlocked, url })
+          )
+          yield* Effect.logInfo(`open ${url} (memory browser: ${url}memory_browser, state charts: ${url}statecharts)`)
+        })
       )
     )
   ).pipe(Layer.provideMerge(NodeHttpServer.layer(createGentleServer, { port: options.port, host: options.host })))
