@@ -1,0 +1,102 @@
+/**
+ * The README's examples run as written: every `curl` command of its shell blocks against a real server (the
+ * address swapped for the test server's; an expected answer given in a `# {…}` comment line is checked), its
+ * library code blocks with the built `dist/lib.mjs` in a scratch directory, and the operations commands that
+ * need nothing but that directory. Lines with placeholders (`[…]`, `…`, `~`) are not commands one can run, and
+ * `serve` lines start servers.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { distBin, serverSuite } from "../support/server.js"
+
+const root = path.resolve(import.meta.dirname, "../..")
+const readme = readFileSync(path.join(root, "README.md"), "utf8")
+
+interface Block {
+  readonly lang: string
+  readonly body: string
+}
+
+const blocks: ReadonlyArray<Block> = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  lang: m[1] ?? "",
+  body: m[2] ?? ""
+}))
+
+/** The commands of a shell block: continuation lines joined, each with the comment line that follows it. */
+const commands = (body: string) => {
+  const out: Array<{ command: string; expected: string | undefined }> = []
+  const lines = body.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] ?? ""
+    if (line.trim() === "" || line.trim().startsWith("#")) continue
+    while (line.endsWith("\\") && i + 1 < lines.length) line = line.slice(0, -1) + (lines[++i] ?? "").trim()
+    const next = (lines[i + 1] ?? "").trim()
+    out.push({ command: line, expected: next.startsWith("# {") ? next.slice(2) : undefined })
+  }
+  return out
+}
+
+/** Runs to completion on its own: no placeholder, and not a server (`serve`, which the other tests start). */
+const runnable = (command: string) => !/\[|…|~|\sserve\b/.test(command.replace(/#.*$/, ""))
+
+describe("README examples", () => {
+  const { temp, start } = serverSuite()
+
+  it("finds the examples it runs (the check itself)", () => {
+    const curls = blocks
+      .filter((b) => b.lang === "sh")
+      .flatMap((b) => commands(b.body))
+      .filter((c) => c.command.startsWith("curl"))
+    assert.isAtLeast(curls.length, 4)
+    assert.isAtLeast(blocks.filter((b) => b.lang === "ts").length, 2)
+    assert.deepStrictEqual(commands('curl a \\\n  -d b\n# {"x":1}\n'), [
+      { command: "curl a -d b", expected: '{"x":1}' }
+    ])
+  })
+
+  it("runs every curl example against a real server", async () => {
+    const server = await start(temp.memory)
+    const curls = blocks
+      .filter((b) => b.lang === "sh")
+      .flatMap((b) => commands(b.body))
+      .filter((c) => c.command.startsWith("curl"))
+    for (const { command, expected } of curls) {
+      const live = command.replaceAll("http://127.0.0.1:48912", server.url)
+      const out = execFileSync("bash", ["-c", `${live} -w '\\n%{http_code}'`], { encoding: "utf8" })
+      const status = out.slice(out.lastIndexOf("\n") + 1)
+      const body = out.slice(0, out.lastIndexOf("\n"))
+      assert.match(status, /^2\d\d$/, `${command}\n→ ${status} ${body}`)
+      if (expected !== undefined) assert.deepStrictEqual(JSON.parse(body), JSON.parse(expected), command)
+    }
+  })
+
+  it("runs the library examples and the operations commands in a scratch directory", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "kioku-readme-"))
+    try {
+      const lib = path.join(root, "dist", "lib.mjs")
+      blocks
+        .filter((b) => b.lang === "ts")
+        .forEach((b, i) => {
+          const file = path.join(dir, `example-${i}.mjs`)
+          writeFileSync(file, b.body.replaceAll('from "kioku"', `from ${JSON.stringify(lib)}`))
+          execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 })
+        })
+      const operations = blocks
+        .filter((b) => b.lang === "sh")
+        .flatMap((b) => commands(b.body))
+        .filter((c) => c.command.startsWith("kioku ") && runnable(c.command))
+      assert.isAtLeast(operations.length, 2)
+      for (const { command } of operations) {
+        const live = command.replace(/^kioku /, `${JSON.stringify(process.execPath)} ${JSON.stringify(distBin)} `)
+        execFileSync("bash", ["-c", live], { cwd: dir, encoding: "utf8", timeout: 60_000 })
+      }
+      const exported = JSON.parse(readFileSync(path.join(dir, "tian.json"), "utf8"))
+      assert.include(JSON.stringify(exported), "I adopted a cat")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
