@@ -22,6 +22,7 @@ import { rounded } from "../eval/Metrics.js"
 import { VERSION } from "../Version.js"
 import { envOr, parse, UsageError } from "./Args.js"
 import { evalMemory } from "./EvalMemory.js"
+import { demo } from "./Demo.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 import { parseClusterOptions } from "../cluster/Options.js"
 
@@ -41,6 +42,7 @@ Usage:
   kioku doctor [--data-dir DIR] [--config FILE] [--json]
   kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
   kioku export <name> [--data-dir DIR] [--out FILE]
+  kioku demo [--data-dir DIR] [--language en|ja|zh]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
@@ -260,6 +262,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly
   if (command === "doctor") return Effect.asVoid(doctor(rest))
   if (command === "import-neko") return Effect.asVoid(importNeko(rest))
   if (command === "export") return Effect.asVoid(exportCharacter(rest))
+  if (command === "demo") return Effect.asVoid(demo(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))
