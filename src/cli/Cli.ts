@@ -25,6 +25,7 @@ import { evalMemory } from "./EvalMemory.js"
 import { demo } from "./Demo.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 import { parseClusterOptions } from "../cluster/Options.js"
+import { makeProgress, progressTo } from "./Progress.js"
 
 export { UsageError } from "./Args.js"
 
@@ -215,7 +216,7 @@ export const evaluate = (args: ReadonlyArray<string>) =>
       configFile: values.config,
       workDir: values["work-dir"],
       embeddingCacheDir: yield* evalModelCache,
-      progress: (line) => Effect.sync(() => process.stderr.write(`${line}\n`))
+      ...progressTo(makeProgress())
     })
     const out = values.json === true ? JSON.stringify(rounded(result.summary)) : formatRun(title, result)
     yield* Effect.sync(() => process.stdout.write(`${out}\n`))

@@ -12,6 +12,7 @@ import { findCli } from "../eval/MemoryServer.js"
 import { MemoryLanguage } from "../eval/MemorySet.js"
 import { runMemoryEval } from "../eval/RunMemory.js"
 import { parse, UsageError } from "./Args.js"
+import { makeProgress, progressTo } from "./Progress.js"
 
 const dataCandidates = ["../bench/memory", "../../bench/memory"]
 
@@ -46,7 +47,7 @@ export const evalMemory = (args: ReadonlyArray<string>) =>
       vectors: values.vectors !== "off",
       configFile: values.config,
       workDir: values["work-dir"],
-      progress: (line) => Effect.sync(() => process.stderr.write(`${line}\n`))
+      ...progressTo(makeProgress())
     })
     const out = values.json === true ? JSON.stringify(summaryOf(runs)) : formatMemoryRun(runs)
     yield* Effect.sync(() => process.stdout.write(`${out}\n`))

@@ -39,6 +39,8 @@ export interface LocomoOptions {
    */
   readonly embeddingCacheDir?: string | undefined
   readonly progress?: ((line: string) => Effect.Effect<void>) | undefined
+  /** Called before each conversation: how many are done, of how many, and which one comes next. */
+  readonly step?: ((done: number, total: number, label: string) => Effect.Effect<void>) | undefined
 }
 
 export interface LocomoRun {
@@ -155,9 +157,13 @@ export const runLocomo = (options: LocomoOptions) =>
               `${corrections} audited corrections applied${loaded.auditFile ? "" : " (no audit file)"}`
           )
           const root = yield* workRoot(options.workDir)
-          const results = yield* Effect.forEach(chosen, (c) =>
-            evaluateConversation(c, root, { ...options, cap, progress })
+          const step = options.step ?? (() => Effect.void)
+          const results = yield* Effect.forEach(chosen, (c, i) =>
+            step(i, chosen.length, `conversation ${i + 1}`).pipe(
+              Effect.zipRight(evaluateConversation(c, root, { ...options, cap, progress }))
+            )
           )
+          yield* step(chosen.length, chosen.length, "scoring")
           return { chosen, results, corrections }
         })
       )

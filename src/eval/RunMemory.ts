@@ -32,6 +32,8 @@ export interface MemoryEvalOptions {
   /** How long to wait for the embedding model (building it takes a while on a first run). */
   readonly vectorsTimeout?: Duration.DurationInput | undefined
   readonly progress?: ((line: string) => Effect.Effect<void>) | undefined
+  /** Called before each language: how many are done, of how many, and which one comes next. */
+  readonly step?: ((done: number, total: number, label: string) => Effect.Effect<void>) | undefined
 }
 
 export interface LanguageRun {
@@ -246,18 +248,22 @@ export const runMemoryEval = (options: MemoryEvalOptions) =>
           )
           .join(", ")}; vectors ${(options.vectors ?? true) ? "on" : "off"}`
       )
-      return yield* Effect.forEach(sets, (set) =>
-        Effect.timed(evaluateLanguage(set, path.join(root, set.language), modelCache, options)).pipe(
-          Effect.map(
-            ([took, r]): LanguageRun => ({
-              language: set.language,
-              character: set.character,
-              score: r.score,
-              reflections: r.reflections,
-              maintenancePasses: r.passes,
-              vectors: r.vectors,
-              seconds: seconds(took)
-            })
+      const step = options.step ?? (() => Effect.void)
+      return yield* Effect.forEach(sets, (set, i) =>
+        Effect.zipRight(
+          step(i, sets.length, set.language),
+          Effect.timed(evaluateLanguage(set, path.join(root, set.language), modelCache, options)).pipe(
+            Effect.map(
+              ([took, r]): LanguageRun => ({
+                language: set.language,
+                character: set.character,
+                score: r.score,
+                reflections: r.reflections,
+                maintenancePasses: r.passes,
+                vectors: r.vectors,
+                seconds: seconds(took)
+              })
+            )
           )
         )
       )
