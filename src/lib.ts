@@ -13,7 +13,7 @@ import { makeHostClock, type HostClock } from "./HostClock.js"
 import { MemoryService, type ReadInput, type WriteInput } from "./MemoryService.js"
 import * as Startup from "./Startup.js"
 import type { Tunables } from "./Tunables.js"
-import { storedCode } from "./character/PromptLocale.js"
+import { storedCode } from "./character/locale/PromptLocale.js"
 import { normaliseLanguage } from "./domain/Locale.js"
 import type { QueryRequest, QueryResult, RecallRow } from "./recall/RecallTypes.js"
 

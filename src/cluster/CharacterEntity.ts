@@ -16,7 +16,7 @@ import { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import { Reflection } from "../reflection/Reflection.js"
 import { StoreError } from "../store/DurableFs.js"
 import { LoopName } from "../maintenance/policies.js"
-import { LocaleChange, LocaleState } from "../character/PromptLocale.js"
+import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))

@@ -7,7 +7,7 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Option, Schema } from "effect"
-import { CharacterRelease } from "../character/Release.js"
+import { CharacterRelease } from "../character/lifecycle/Release.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import { bodyText } from "./Body.js"
 import { json, validation } from "./Responses.js"

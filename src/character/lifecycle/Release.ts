@@ -7,13 +7,13 @@
  * request (configuration files are already re-read on use). In cluster mode both act on this runner's actors.
  */
 import { Context, Effect, Layer } from "effect"
-import type { CharacterName } from "../domain/CharacterName.js"
-import { CharacterRegistry, type CharacterBusy } from "./CharacterRegistry.js"
-import type { CharacterStatus } from "./Commands.js"
+import type { CharacterName } from "../../domain/CharacterName.js"
+import { CharacterRegistry, type CharacterBusy } from "../CharacterRegistry.js"
+import type { CharacterStatus } from "../Commands.js"
 import { DerivedClaims, type ReloadClaims } from "./DerivedClaims.js"
-import { KiokuConfig } from "../Config.js"
-import * as CharacterDirs from "../store/CharacterDirs.js"
-import type { StoreError } from "../store/DurableFs.js"
+import { KiokuConfig } from "../../Config.js"
+import * as CharacterDirs from "../../store/CharacterDirs.js"
+import type { StoreError } from "../../store/DurableFs.js"
 
 export interface ReleaseClaim {
   readonly token: string

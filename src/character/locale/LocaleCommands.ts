@@ -3,8 +3,8 @@
  * durable prompt language with its write order, or set it (the character's directory is created if needed).
  */
 import { Deferred, Effect, Option } from "effect"
-import * as State from "./CharacterState.js"
-import type { Command } from "./Commands.js"
+import * as State from "../CharacterState.js"
+import type { Command } from "../Commands.js"
 import * as PromptLocale from "./PromptLocale.js"
 
 /** Handles the locale commands; false for any other command. */

@@ -6,8 +6,8 @@
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import { languages, normaliseLanguage, type Language } from "../domain/Locale.js"
-import * as ViewFile from "../store/ViewFile.js"
+import { languages, normaliseLanguage, type Language } from "../../domain/Locale.js"
+import * as ViewFile from "../../store/ViewFile.js"
 
 export const PromptLocaleView = Schema.Struct(
   {
