@@ -27,6 +27,7 @@ import type { EditKind, EditResult } from "./character/EntryEdit.js"
 import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage, type Language } from "./domain/Locale.js"
 import type { LocaleChange, LocaleState } from "./character/locale/PromptLocale.js"
+import type { ImportOutcome, ImportRequest } from "./facts/ExternalImport.js"
 import { normaliseMessage } from "./domain/Message.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./reflection/Reflection.js"
@@ -62,6 +63,8 @@ export interface MemoryOperations {
   readonly promptLocale: (name: string) => Effect.Effect<LocaleState, MemoryError>
   /** Sets the durable prompt language (`PUT /prompt-locale`). */
   readonly setPromptLocale: (name: string, language: Language) => Effect.Effect<LocaleChange, MemoryError>
+  /** Imports an OpenClaw / Hermes workspace's candidates (`POST /internal/memory/import_external_markdown`). */
+  readonly importMarkdown: (name: string, request: ImportRequest) => Effect.Effect<ImportOutcome, MemoryError>
   readonly status: (name: string) => Effect.Effect<CharacterStatus, MemoryError>
   /** Resolves once no recent-memory compression or review is in flight for the character. */
   readonly awaitBackground: (name: string) => Effect.Effect<void, MemoryError>
@@ -204,6 +207,7 @@ export const makeLocal = Effect.gen(function* () {
     promptLocale: (raw) => ask<LocaleState>(raw, (reply) => ({ _tag: "GetPromptLocale", reply })),
     setPromptLocale: (raw, language) =>
       ask<LocaleChange>(raw, (reply) => ({ _tag: "SetPromptLocale", language, reply })),
+    importMarkdown: (raw, request) => ask<ImportOutcome>(raw, (reply) => ({ _tag: "ImportMarkdown", request, reply })),
     followupTopics: (raw) => ask<ReadonlyArray<Reflection>>(raw, (reply) => ({ _tag: "Followups", reply })),
     recordSurfaced: (raw, ids) => ask<void>(raw, (reply) => ({ _tag: "RecordSurfaced", ids, reply })),
     resetConfirmedAt: Effect.gen(function* () {

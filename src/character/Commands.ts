@@ -12,6 +12,7 @@ import type { ManualAction, ManualResult } from "./ManualActions.js"
 import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "./Funnel.js"
 import type { LocaleChange, LocaleState } from "./locale/PromptLocale.js"
+import type { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
 import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ActorDefect } from "../runtime/Actor.js"
@@ -118,6 +119,7 @@ export type Command =
       readonly text: string
       readonly reply: Reply<EditResult>
     }
+  | { readonly _tag: "ImportMarkdown"; readonly request: ImportRequest; readonly reply: Reply<ImportOutcome> }
   | { readonly _tag: "GetPersona"; readonly reply: Reply<PersonaFile> }
   | { readonly _tag: "GetSettings"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "EvaluateReflections"; readonly reply?: Reply<void> }

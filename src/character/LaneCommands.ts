@@ -20,6 +20,7 @@ const LANE: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
   "MaintainNow",
   "ManualAction",
   "EntryEdit",
+  "ImportMarkdown",
   "ResetConfirmedAt"
 ])
 

@@ -1,8 +1,8 @@
 /**
  * The reflection and persona side of a character actor: it assembles the lifecycle components (synthesis,
  * evaluation and promotion, the evidence sweep, surfacing, feedback, persona keeping) and answers their
- * commands, plus the post-turn work after each drained turn (feedback check, negative-keyword hook,
- * mention tracking, persona corrections), the rebuttal loop and correction resolution when idle. Reads of
+ * commands and the external Markdown import, plus the post-turn work after each drained turn (feedback check,
+ * negative-keyword hook, mention tracking, persona corrections), the rebuttal loop and correction resolution when idle. Reads of
  * persona (`/get_persona`, `/get_settings`, the persona block of `/new_dialog`) sync the character card
  * and lift expired suppressions first.
  */
@@ -29,6 +29,8 @@ import * as EvidenceSweep from "../reflection/evidence/EvidenceSweep.js"
 import * as Feedback from "../reflection/Feedback.js"
 import * as LegacySettings from "../persona/LegacySettings.js"
 import * as PersonaKeeper from "../persona/PersonaKeeper.js"
+import * as PersonaFusion from "../persona/PersonaFusion.js"
+import * as ExternalImport from "../facts/ExternalImportService.js"
 import * as Promotion from "../persona/Promotion.js"
 import * as ReflectionLifecycle from "../reflection/ReflectionLifecycle.js"
 import * as ReflectionSynth from "../reflection/ReflectionSynth.js"
@@ -73,6 +75,8 @@ export const make = (deps: {
     const rebuttal = yield* Rebuttal.make({ tunables: t, speakers: deps.speakers, language: deps.language })
     const manual = ManualActions.make(t)
     const editor = EntryEdit.make(t)
+    const fusion = yield* PersonaFusion.make({ ...deps, ensure: (state) => keeper.ensure(state) })
+    const importer = yield* ExternalImport.make({ ...deps, fusePersona: fusion.fuse })
 
     /** Token counts of rendered texts, memoised (the same entries render on every dialog). */
     const counts = new Map<string, number>()
@@ -180,6 +184,8 @@ export const make = (deps: {
           case "EntryEdit":
             yield* answer(c.reply, editor.edit(state, c.kind, c.id, c.text))
             return true
+          case "ImportMarkdown":
+            return yield* importer.handle(state, c)
           case "GetPersona":
             yield* answer(c.reply, keeper.ensure(state))
             return true

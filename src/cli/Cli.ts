@@ -23,6 +23,7 @@ import { VERSION } from "../Version.js"
 import { envOr, parse, UsageError } from "./Args.js"
 import { evalMemory } from "./EvalMemory.js"
 import { demo } from "./Demo.js"
+import { importMarkdown } from "./ImportMarkdown.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 import { parseClusterOptions } from "../cluster/Options.js"
 import { makeProgress, progressTo } from "./Progress.js"
@@ -44,6 +45,7 @@ Usage:
   kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
   kioku export <name> [--data-dir DIR] [--out FILE]
   kioku demo [--data-dir DIR] [--language en|ja|zh]
+  kioku import-markdown <workspace dir> --character NAME [--format openclaw|hermes] [--dry-run] [--port N] [--data-dir DIR]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
@@ -264,6 +266,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly
   if (command === "import-neko") return Effect.asVoid(importNeko(rest))
   if (command === "export") return Effect.asVoid(exportCharacter(rest))
   if (command === "demo") return Effect.asVoid(demo(rest))
+  if (command === "import-markdown") return Effect.asVoid(importMarkdown(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {
     return Effect.sync(() => process.stdout.write(`${usage}\n`))

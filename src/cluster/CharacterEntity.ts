@@ -18,6 +18,7 @@ import { StoreError } from "../store/DurableFs.js"
 import { LoopName } from "../maintenance/policies.js"
 import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
+import { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))
 const ReadInput = { language: Lang, renderLanguage: Lang }
@@ -104,6 +105,7 @@ export const Character = Entity.make("Character", [
   op("Gap", {}, Schema.Number),
   op("PromptLocale", {}, LocaleState),
   op("SetPromptLocale", { language: Schema.Literal(...languages) }, LocaleChange),
+  op("ImportMarkdown", { request: ImportRequest }, ImportOutcome),
   op("Status", {}, CharacterStatus),
   op("AwaitBackground", {}, Schema.Void),
   op("Followups", {}, Schema.Array(Reflection)),

@@ -60,6 +60,7 @@ export const CharacterHandlers = Layer.unwrapEffect(
           Gap: () => local.lastConversationGap(raw),
           PromptLocale: () => local.promptLocale(raw),
           SetPromptLocale: ({ payload }) => local.setPromptLocale(raw, payload.language),
+          ImportMarkdown: ({ payload }) => local.importMarkdown(raw, payload.request),
           Status: () => local.status(raw),
           AwaitBackground: () => local.awaitBackground(raw),
           Followups: () => local.followupTopics(raw),

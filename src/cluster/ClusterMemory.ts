@@ -49,6 +49,7 @@ export const ClusterMemory = Layer.effect(
       lastConversationGap: (raw) => send(raw, (c) => c.Gap({})),
       promptLocale: (raw) => send(raw, (c) => c.PromptLocale({})),
       setPromptLocale: (raw, language) => send(raw, (c) => c.SetPromptLocale({ language })),
+      importMarkdown: (raw, request) => send(raw, (c) => c.ImportMarkdown({ request })),
       status: (raw) => send(raw, (c) => c.Status({})),
       awaitBackground: (raw) => send(raw, (c) => c.AwaitBackground({})),
       followupTopics: (raw) => send(raw, (c) => c.Followups({})),

@@ -15,6 +15,7 @@ import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
 import { localeRouter } from "./LocaleRoutes.js"
+import { importRouter } from "./ImportRoutes.js"
 import { lifecycleRouter } from "./LifecycleRoutes.js"
 import { homeRouter } from "./HomeRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
@@ -40,6 +41,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     adminRouter,
     recallRouter,
     localeRouter,
+    importRouter,
     lifecycleRouter,
     homeRouter,
     statechartRouter,

@@ -8,13 +8,20 @@ import type { Language } from "../domain/Locale.js"
 import type { LlmClient, LlmError, Tier } from "../llm/LlmClient.js"
 import type { TemplateSet } from "../llm/prompts/templates.js"
 import { fillPrompt } from "../llm/prompts/templates.js"
-import { NegativeTargets, PersonaCorrections, PromotionMerge, Signals } from "../llm/prompts/contracts.js"
+import {
+  NegativeTargets,
+  PersonaCorrections,
+  PersonaFusion,
+  PromotionMerge,
+  Signals
+} from "../llm/prompts/contracts.js"
 import { negativeTarget, signalDetection } from "../reflection/prompts.js"
-import { personaCorrection, promotionMerge } from "./prompts.js"
+import { personaCorrection, personaFusion, promotionMerge } from "./prompts.js"
 import { localSignals } from "../reflection/evidence/LocalSignals.js"
 import { localNegativeTargets } from "../reflection/evidence/LocalNegative.js"
 import { localPromotion } from "./local/LocalPromotion.js"
 import { localCorrections } from "./local/LocalCorrection.js"
+import { localFusion } from "./local/LocalFusion.js"
 import type { Observation } from "./local/LocalOverlap.js"
 
 export type { Observation }
@@ -22,6 +29,12 @@ export type SignalsAnswer = typeof Signals.Type
 export type NegativeAnswer = typeof NegativeTargets.Type
 export type PromotionAnswer = typeof PromotionMerge.Type
 export type CorrectionAnswer = typeof PersonaCorrections.Type
+
+/** A fusion's answer: with a model, the section's whole imported bucket rewritten; locally, the entries to append. */
+export interface FusionAnswer {
+  readonly fused: boolean
+  readonly entries: ReadonlyArray<{ readonly text: string; readonly importance: number }>
+}
 
 export interface PersonaTasks {
   /** Stage 2: which observations the new facts support or contradict (SIGNAL_DETECTION). */
@@ -56,6 +69,21 @@ export interface PersonaTasks {
     readonly names: Names
     readonly language: Language
   }) => Effect.Effect<CorrectionAnswer, LlmError>
+  /**
+   * External-import persona material (PERSONA_FUSION, correction tier): the imported bucket and the candidates
+   * fused within `budget` tokens; the `local` provider keeps the candidates that overlap neither an entry of the
+   * section nor an earlier candidate.
+   */
+  readonly fuseExternal: (input: {
+    readonly existing: ReadonlyArray<string>
+    readonly bucket: ReadonlyArray<string>
+    readonly candidates: ReadonlyArray<string>
+    readonly who: string
+    readonly budget: number
+    readonly overlapRatio: number
+    readonly names: Names
+    readonly language: Language
+  }) => Effect.Effect<FusionAnswer, LlmError>
 }
 
 const fill2 = (template: string, values: Readonly<Record<string, string>>, names: Names) =>
@@ -156,5 +184,33 @@ export const personaTasks = (
             110_000
           )
         )
-      : Effect.succeed(localCorrections(input.pairs, nameList(input.names)))
+      : Effect.succeed(localCorrections(input.pairs, nameList(input.names))),
+  fuseExternal: (input) =>
+    client.configured("correction")
+      ? Effect.flatMap(template(personaFusion, input.language), (text) =>
+          ask(
+            "correction",
+            "persona.external_fusion",
+            fill2(
+              text,
+              {
+                WHO: input.who,
+                BUDGET: String(input.budget),
+                MATERIAL: [...input.bucket, ...input.candidates].map((m, i) => `${i + 1}. ${m}`).join("\n")
+              },
+              input.names
+            ),
+            PersonaFusion,
+            110_000
+          )
+        ).pipe(Effect.map((entries): FusionAnswer => ({ fused: true, entries })))
+      : Effect.succeed({
+          fused: false,
+          entries: localFusion({
+            existing: input.existing,
+            candidates: input.candidates,
+            names: nameList(input.names),
+            ratio: input.overlapRatio
+          }).map((text) => ({ text, importance: 7 }))
+        })
 })

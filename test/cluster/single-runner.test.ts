@@ -31,6 +31,17 @@ describe("cluster mode, one runner on SQLite", () => {
       assert.strictEqual(bad.status, 400)
       const query = await post(`${runner.url}/query_memory/Tian`, JSON.stringify({ query: "cat" }))
       assert.strictEqual(query.status, 200)
+      const candidates = [
+        { text: "Tian's cat is named Miso", entity: "master", target: "facts", source_file: "MEMORY.md" },
+        { text: "Keeps bees on the roof", entity: "master", target: "persona", source_file: "USER.md" }
+      ]
+      const imported = await post(
+        `${runner.url}/internal/memory/import_external_markdown`,
+        JSON.stringify({ character_name: "Tian", source_format: "openclaw", imported_files: ["MEMORY.md"], candidates })
+      )
+      assert.deepInclude(JSON.parse(imported.text), { status: "success", added_persona: 1, added_facts: 1 })
+      const miso = await post(`${runner.url}/query_memory/Tian`, JSON.stringify({ query: "Miso", language: "en" }))
+      assert.include(miso.text, "Tian's cat is named Miso", "the import went through the Character entity")
 
       const single = await startServer(temp.memory).then(
         () => "started",
