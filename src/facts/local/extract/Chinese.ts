@@ -8,10 +8,10 @@
  */
 import type { Topic, Voice } from "./Clause.js"
 import { foldChinese } from "./ChineseFold.js"
-import type { Group, LanguageTable } from "./Tabled.js"
+import { outsideQuotes, type Group, type LanguageTable } from "./Tabled.js"
 
 const kin =
-  "前男友|前女友|前任|妈妈|妈|爸爸|爸|父母|爸妈|母亲|父亲|哥哥|哥|弟弟|姐姐|姐|妹妹|老公|老婆|丈夫|妻子|太太|先生|男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|奶奶|爷爷|外婆|外公|姥姥|姥爷|姑姑|阿姨|叔叔|舅舅|表哥|表姐|表弟|表妹|堂哥|堂姐|家人|家里人|室友|同事|老板|上司|闺蜜|好朋友|朋友|猫咪|猫|狗狗|狗|宠物"
+  "前男友|前女友|前任|妈妈|妈|爸爸|爸|父母|爸妈|母亲|父亲|哥哥|哥|弟弟|弟|姐姐|姐|妹妹|妹|老公|老婆|丈夫|妻子|太太|先生|男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|奶奶|爷爷|外婆|外公|姥姥|姥爷|姑姑|阿姨|叔叔|舅舅|表哥|表姐|表弟|表妹|堂哥|堂姐|家人|家里人|室友|同事|老板|上司|闺蜜|好朋友|朋友|猫咪|猫|狗狗|狗|宠物"
 const person = new RegExp(`(我们|咱们)|(我)(?=${kin}|家|的)|(我)|(你|您)(?!们)`, "g")
 const kinStart = new RegExp(`^(${kin})(?!.*(?:喜欢|很可爱|可爱吗))`)
 const attributeStart = /^(爱好|兴趣|名字|生日|工作|职业|梦想|目标|专业|老家|家乡|血型|星座|口头禅)(是|在|叫)/
@@ -20,18 +20,36 @@ const bare =
 const preference = /(喜欢|讨厌|爱吃|不吃|不能吃|过敏|害怕|怕|受不了|最爱|不爱)/
 const content = /\p{Script=Han}{2,}/u
 
-const groupPhrase = (voice: Voice, g: Group) =>
-  g.shared ? `${voice.self}和${voice.other}` : g.family ? `${voice.self}一家` : `${voice.self}他们`
+/**
+ * "我们" in the third person, by what follows it: "我们家/全家" is the speaker's household ("Master家"),
+ * "我们公司/老板/学校…" the place or person the speaker belongs to ("Master的公司"); otherwise the two of them
+ * when it is shared with the listener ("Master和小葵", "俩" folded in), the speaker's family when it speaks of
+ * family, and else "Master他们": the colloquial "X and the people with X", which a Chinese reader takes for the
+ * speaker's party without a guess at who they are (们 kept in the script it was said in).
+ */
+const belongs =
+  /^(?:公司|单位|部门|团队|组|学校|大学|学院|系|班|宿舍|小区|楼|村|老家|城市|国家|店|社团|医院|老板|领导|经理|老师|班主任|教授|导师|队)/
+const groupPhrase = (voice: Voice, g: Group, said: string, next: string) => {
+  if (/^(?:全家|家|一家)/.test(next)) return { by: voice.self, eat: 0 }
+  if (belongs.test(next)) return { by: `${voice.self}的`, eat: 0 }
+  if (g.shared) return { by: `${voice.self}和${voice.other}`, eat: /^(?:俩|两个)/.exec(next)?.[0].length ?? 0 }
+  if (g.family) return { by: `${voice.self}一家`, eat: 0 }
+  return { by: `${voice.self}${said.includes("們") ? "他們" : "他们"}`, eat: 0 }
+}
 
 /** Replaces the pronouns where the folded text has them, keeping the original script elsewhere. */
-const pronouns = (text: string, voice: Voice, g: Group): string => {
+const unquoted = (text: string, voice: Voice, g: Group): string => {
   const folded = foldChinese(text)
   let out = ""
   let last = 0
   for (const m of folded.matchAll(person)) {
     const at = m.index ?? 0
-    const by = m[1]
-      ? groupPhrase(voice, g)
+    if (at < last) continue
+    const group = m[1]
+      ? groupPhrase(voice, g, text.slice(at, at + m[0].length), folded.slice(at + m[0].length))
+      : undefined
+    const by = group
+      ? group.by
       : m[2]
         ? /[的家]/.test(folded.charAt(at + 1))
           ? voice.self
@@ -40,10 +58,13 @@ const pronouns = (text: string, voice: Voice, g: Group): string => {
           ? voice.self
           : voice.other
     out += text.slice(last, at) + by
-    last = at + m[0].length
+    last = at + m[0].length + (group?.eat ?? 0)
   }
   return out + text.slice(last)
 }
+
+const pronouns = (text: string, voice: Voice, g: Group): string =>
+  outsideQuotes(text, (part) => unquoted(part, voice, g))
 
 const someoneElse = /^(这|那|它|他|她|天气|外面|今天天气|电影|这部|那部|这个|那个|大家|别人|有人)/
 const verdict = /(好看|好吃|好听|有意思|有趣|不错|可爱|漂亮|厉害|好玩|无聊)了?$/
@@ -89,11 +110,12 @@ export const chinese: LanguageTable = {
   lead: /^(嗯+|哦+|噢|啊|哇|唉|诶|欸|那个|其实|对了|话说|说真的|老实说|顺便说一下|不过|但是|而且|还有|然后|所以|好吧|好的|是啊|对啊|哈哈+)(?:[，,、！!\s]+|(?<=其实|对了|话说|说真的|老实说|然后|所以|不过|但是|而且|还有))/,
   trail: /(?:[。．.!！?？…~～、，,\s]|哈+|呵+|嘿+|[啦呀呢吧哦嘛啊哇喔]|[♪☆★]|\p{Extended_Pictographic})$/u,
   filler:
-    /^(?:你好|您好|谢谢你|谢谢您|嗨|哈喽|早上好|早安|早|午安|晚上好|晚安|再见|拜拜|回头见|谢谢|谢啦|多谢|感谢|不客气|没关系|没事|好的|好|好吧|行|可以|嗯|哦|噢|是的|是啊|对|对啊|没错|确实|真的|真的吗|原来如此|原来是这样|明白了|明白|知道了|懂了|收到|了解|太好了|不错|厉害|好厉害|真棒|棒|加油|哈|呵|嘿|嘻|哇|啊|呀|哦哦|嗯嗯|好耶|耶|当然|一定|辛苦了|抱歉|不好意思|对不起|我知道了|我明白了|我懂了|我也是|我也|同意|我同意|是吗|好呀|好啊|你呢|那你呢|呢|吧|啦)+$/,
+    /^(?:你好|您好|谢谢你|谢谢您|谢谢你陪我聊天|谢谢你陪我|帮大忙了|帮了大忙|帮大忙|太感谢了|感谢感谢|笑死我了|笑死|笑不活了|笑疯了|笑喷了|笑哭|笑|太好笑了|好好笑|绷不住了|乐死我了|xswl|2333*|草|绝了|绝绝子|牛|牛逼|太牛了|yyds|明天见|下次见|回头聊|下次聊|改天聊|先这样|先撤了|撤了|先走了|先下了|溜了|我|嗨|哈喽|早上好|早安|早|午安|晚上好|晚安|再见|拜拜|回头见|谢谢|谢啦|多谢|感谢|不客气|没关系|没事|好的|好|好吧|行|可以|嗯|哦|噢|是的|是啊|对|对啊|没错|确实|真的|真的吗|原来如此|原来是这样|明白了|明白|知道了|懂了|收到|了解|太好了|不错|厉害|好厉害|真棒|棒|加油|哈|呵|嘿|嘻|哇|啊|呀|哦哦|嗯嗯|好耶|耶|当然|一定|辛苦了|抱歉|不好意思|对不起|我知道了|我明白了|我懂了|我也是|我也|同意|我同意|是吗|好呀|好啊|你呢|那你呢|呢|吧|啦|(?:你|您)(?:真的|真|好|太|最|超|特别|挺|很)?(?:棒|可爱|聪明|厉害|贴心|温柔|懂我|善解人意|有趣|幽默|暖|好)(?:了)?)+$/i,
   question: /(?:吗|嘛|呢|么|不|没有|是不是|对不对|好不好|行不行|可以吗)[?？]?$|[?？]$/,
   questionSplit: /[，,]/,
   remarks: [
-    /^(?!.*(喜欢|讨厌|怕|受不了)).*(天气|下雨|下雪|好热|好冷|太热|太冷|很热|很冷|晴天|阴天|台风|刮风)/,
+    /^(?!.*(喜欢|讨厌|怕|受不了|适合|每次|一到|总是|每年|雨天|雪天|的时候|的日子))(?:.*(天气|下雨|下雪|好热|好冷|太热|太冷|很热|很冷|晴天|阴天|台风|刮风)|(?:今天|今晚|现在|外面|最近)?(?:好|太|真|超|有点|特别|很)?(?:热|冷|闷|晒)(?:死了|爆了|死|了|啊)*(?:今天)?$)/,
+    /^(?:你)?(?:给我|跟我|陪我|帮我)?(?:讲|说|唱|推荐|念|来)(?:个|一个|首|一首|段|一段|点)/,
     /^(?:我)?(?:刚|才|终于)?(?:下班|放学|回来|回家|到家)(?:了)?(?:回来了|回家了)?$/,
     /^(?:我)?(?:好|太|有点|有些)?(?:累|困|饿|无聊|闲)(?:了|死了)?$/,
     /^(?:我)?(?:先|要|去)?(?:睡了|睡觉了|去睡了|洗澡了|吃饭了|下线了)$/,
@@ -102,7 +124,7 @@ export const chinese: LanguageTable = {
     /^(?:听起来|看起来|感觉)(?:很|真|好)?(?:不错|好|棒|有趣|好玩|好吃)/
   ],
   directive:
-    /^(?:请|拜托)?(?:以后)?(?:不要|别|別|不许)(?:再)?(?:提|说|聊|问|讲|谈)(?:起|到)?(.+?)(?:了|的事)?$|^(?:我)?不想(?:再)?(?:提|说|聊|谈)(?:起|到)?(.+?)(?:了|的事)?$/,
+    /^(?:请|拜托)?(?:以后)?(?:不要|别|別|不许)(?:再)?(?:跟我|和我|对我|在我面前)?(?:再)?(?:提|说|聊|问|讲|谈)(?:起|到)?(.+?)(?:了|的事)?$|^(?:我)?不想(?:再)?(?:提|说|聊|谈)(?:起|到)?(.+?)(?:了|的事)?$/,
   remember: /^(?:请|你要|要)?(?:记住|记得|别忘了|不要忘了)[，,：:]?(.+)$/,
   shared: /(一起|我们俩|咱俩|和你|跟你|你和我|我和你)/,
   family: /(家人|孩子|老公|老婆|爸|妈|父母|儿子|女儿|一家)/,
