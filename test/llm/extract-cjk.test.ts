@@ -74,6 +74,21 @@ const japaneseClasses: ReadonlyArray<Row> = [
   ["さすがTian、物知りだね", null],
   ["何か歌って", null],
   ["もうこんな時間か", null],
+  ["また来るね", null],
+  ["じゃあまたね、バイバーイ", null],
+  ["眠くなってきた", null],
+  ["今日は風が強いね", null],
+  ["Tian大好き！", null],
+  // opinions on the world, hearsay and the mood of today are not the speaker's facts
+  ["大阪は物価が安い。", null],
+  ["最近のアニメは面白い", null],
+  ["犬ってかわいいよね", null],
+  ["ネットで新しいゲームが出るって見た。", null],
+  ["今日は忙しかった", null],
+  ["知らなかった！", null],
+  // an attribute of the speaker is the speaker's; a wish about the character's manner is a relationship fact
+  ["職場は駅のすぐ近く。", "Masterの職場は駅のすぐ近く", "master", "high"],
+  ["もう少しゆっくり話してくれたらいいな。", "Masterはもう少しゆっくり話してくれたらいい", "master", "high"],
   // quoted speech stays as it was said
   ["母に「あなたは頑張り屋だね」と言われた。", "Masterは母に「あなたは頑張り屋だね」と言われた", "master", "high"],
   [
@@ -129,7 +144,24 @@ const chineseClasses: ReadonlyArray<Row> = [
   ["绝了", null],
   ["给我讲个故事吧", null],
   ["我先走了，拜拜", null],
-  ["Tian你好聪明", null]
+  ["Tian你好聪明", null],
+  ["太感谢你了", null],
+  ["明天再聊", null],
+  ["你也太会说了吧", null],
+  ["睡了睡了，晚安", null],
+  ["笑出声了", null],
+  ["上海房价太贵了。", null],
+  ["听说明天要停电。", null],
+  ["今天过得挺充实的", null],
+  ["狗狗真的好萌", null],
+  ["你在干嘛呢", null],
+  ["怎么办", null],
+  ["有道理", null],
+  // friends and classmates are the speaker's; blood type, self-study and what to be called are weighted
+  ["发小小王在当兵。", "Master的发小小王在当兵", "master"],
+  ["我是AB型血。", "Master是AB型血", "master", "high"],
+  ["我在自学日语。", "Master在自学日语", "master", "mid"],
+  ["以后叫我阿明就行。", "以后叫Master阿明就行", "master", "high"]
 ]
 
 const traditional: ReadonlyArray<Row> = [
