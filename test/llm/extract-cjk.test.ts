@@ -161,7 +161,10 @@ const chineseClasses: ReadonlyArray<Row> = [
   ["发小小王在当兵。", "Master的发小小王在当兵", "master"],
   ["我是AB型血。", "Master是AB型血", "master", "high"],
   ["我在自学日语。", "Master在自学日语", "master", "mid"],
-  ["以后叫我阿明就行。", "以后叫Master阿明就行", "master", "high"]
+  ["叫我阿明就行。", "叫Master阿明就行", "master", "high"],
+  ["我有点近视。", "Master有点近视", "master", "high"],
+  ["我和同学约好寒假去哈尔滨。", "Master和同学约好寒假去哈尔滨", "master", "high"],
+  ["希望你说话别那么客气。", "Master希望Tian说话别那么客气", "master", "high"]
 ]
 
 const traditional: ReadonlyArray<Row> = [
