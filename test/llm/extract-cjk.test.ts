@@ -89,6 +89,9 @@ const japaneseClasses: ReadonlyArray<Row> = [
   // an attribute of the speaker is the speaker's; a wish about the character's manner is a relationship fact
   ["職場は駅のすぐ近く。", "Masterの職場は駅のすぐ近く", "master", "high"],
   ["もう少しゆっくり話してくれたらいいな。", "Masterはもう少しゆっくり話してくれたらいい", "master", "high"],
+  // "自分" is "I" at the opening and the reflexive elsewhere
+  ["自分は人見知りなほうです。", "Masterは人見知りなほうです", "master", "mid"],
+  ["いつか自分の店を持ちたい。", "Masterはいつか自分の店を持ちたい", "master", "high"],
   // quoted speech stays as it was said
   ["母に「あなたは頑張り屋だね」と言われた。", "Masterは母に「あなたは頑張り屋だね」と言われた", "master", "high"],
   [

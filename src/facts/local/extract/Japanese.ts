@@ -16,7 +16,9 @@ const attributes =
 /** Openings on a time or a period of the speaker's life: the speaker is the subject, not the owner. */
 const timeTopic =
   /^(今日|昨日|明日|毎日|毎朝|毎晩|毎週|毎月|週末|今週|来週|先週|今月|来月|先月|今年|来年|去年|昨年|最近|昔|今|将来|いつか|子供の頃|子どもの頃|小さい頃|幼い頃|若い頃|学生の頃|学生時代|[^、。はがを]{1,6}(?:の頃|のころ|のとき|の時|時代)|夏|冬|春|秋|朝|夜|休み|休日|平日|土曜|日曜|月曜|火曜|水曜|木曜|金曜|寝る前|[0-9０-９]+(時|日|月|年))(?!の)/
-const self = /(私|わたし|あたし|僕|ぼく|俺|おれ|オレ|自分)(?=は|の|が|も|に|を|と|で|って|、|だけ|より|から)/g
+/** "自分" says "I" only at the opening; elsewhere it is the reflexive "oneself", right in the third person too. */
+const selfOpening = /^自分(?=は|が|も|って|、)/
+const self = /(私|わたし|あたし|僕|ぼく|俺|おれ|オレ)(?=は|の|が|も|に|を|と|で|って|、|だけ|より|から)/g
 const group = /(私たち|私達|わたしたち|僕たち|僕達|僕ら|俺たち|俺ら|うちら|我々)/g
 const listener = /(あなた|あんた|君|きみ|お前|おまえ)(?=は|の|が|も|に|を|と|って|、|だけ|より)/g
 const preference =
@@ -48,11 +50,14 @@ const groupPhrase = (voice: Voice, g: Group) =>
 const pronouns = (sentence: string, voice: Voice, g: Group): string =>
   outsideQuotes(sentence, (part) =>
     part.replace(group, groupPhrase(voice, g)).replace(self, voice.self).replace(listener, voice.other)
-  ).replace(/^うちの/, `${voice.self}の`)
+  )
+    .replace(/^うちの/, `${voice.self}の`)
+    .replace(selfOpening, voice.self)
 
 const rewrite = (sentence: string, voice: Voice, g: Group): string | undefined => {
   const unquoted = withoutQuotes(sentence)
-  const explicit = unquoted.search(self) >= 0 || unquoted.search(group) >= 0 || /^うちの/.test(sentence)
+  const explicit =
+    unquoted.search(self) >= 0 || unquoted.search(group) >= 0 || /^うちの/.test(sentence) || selfOpening.test(sentence)
   const text = pronouns(sentence, voice, g)
   if (explicit) return text
   if (text.length < 4 || !content.test(text)) return undefined
