@@ -52,6 +52,10 @@ const japaneseClasses: ReadonlyArray<Row> = [
   ["猫は飼ったことがない。", "Masterは猫は飼ったことがない", "master", "high"],
   ["母の誕生日は五月です。", "Masterの母の誕生日は五月です", "master", "high"],
   ["ウサギのきなこは三歳。", "Masterのウサギのきなこは三歳", "master", "high"],
+  // a time pointed at (この前, その後, ここ数年) is not a thing pointed at
+  ["この前、姉と温泉に行った。", "Masterはこの前、姉と温泉に行った", "master", "high"],
+  ["ここ数年ずっと俳句を続けてる。", "Masterはここ数年ずっと俳句を続けてる", "master", "mid"],
+  ["それから毎朝走ってる。", "Masterはそれから毎朝走ってる", "master", "mid"],
   ["この本は面白かった。", null],
   ["ラーメンはやっぱりおいしい。", null],
   // a wish about how to be treated is kept, a reaction is not
@@ -149,6 +153,8 @@ const chineseClasses: ReadonlyArray<Row> = [
   ["Tian，我下个月要搬家了。", "Master下个月要搬家了", "master", "high"],
   // weather of a habit is kept, weather of today is not
   ["下雪天我总是不想出门。", "下雪天Master总是不想出门", "master", "mid"],
+  ["这几年一直在学书法。", "Master这几年一直在学书法", "master", "mid"],
+  ["这部电影太好看了", null],
   ["今天冷死了", null],
   ["外面下雨了", null],
   // thanks, farewells, laughter, compliments to the character, requests

@@ -68,6 +68,8 @@ const pronouns = (text: string, voice: Voice, g: Group): string =>
 
 const someoneElse =
   /^(这|那|它|他|她|天气|外面|今天天气|电影|这部|那部|这个|那个|大家|别人|有人|人生|生活就是|世界|社会)/
+/** "这几年", "那时候": a time pointed at, not a thing. */
+const deicticTime = /^(?:这|那)(?:几|些|段|阵|周|个月|个星期|个(?:夏|冬|春|秋)天|学期|次|两|年|时|天)/
 /** Opinions on the world, hearsay and the mood of today: not about the speaker's life. */
 const passing = [
   /(?:太|好|真|都好|也太|特别|超|真的好|都太)(?:多|少|贵|便宜|挤|吵|难|乱|脏|快|慢)了?$/,
@@ -84,7 +86,8 @@ const rewrite = (sentence: string, voice: Voice, g: Group): string | undefined =
   if (!content.test(folded)) return undefined
   if (passing.some((re) => re.test(folded)) && !preference.test(folded)) return undefined
   if (bare.test(folded) || preference.test(folded)) return `${voice.self}${text}`
-  if (someoneElse.test(folded) || verdict.test(folded) || folded.startsWith(voice.other)) return undefined
+  if ((someoneElse.test(folded) && !deicticTime.test(folded)) || verdict.test(folded) || folded.startsWith(voice.other))
+    return undefined
   return `${voice.self}${text}`
 }
 
