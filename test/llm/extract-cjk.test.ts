@@ -105,6 +105,11 @@ const japaneseClasses: ReadonlyArray<Row> = [
   // an attribute of the speaker is the speaker's; a wish about the character's manner is a relationship fact
   ["職場は駅のすぐ近く。", "Masterの職場は駅のすぐ近く", "master", "high"],
   ["もう少しゆっくり話してくれたらいいな。", "Masterはもう少しゆっくり話してくれたらいい", "master", "high"],
+  // "私、" is the subject after a pause; "うちは" is the speaker's household; 嫌いな… is an attribute
+  ["実は私、来月から産休なんです。", "Masterは来月から産休なんです", "master", "high"],
+  ["うちは父が単身赴任中。", "Masterの家は父が単身赴任中", "master", "high"],
+  ["嫌いな教科は数学だった。", "Masterの嫌いな教科は数学だった", "master", "mid"],
+  ["昔はタバコを吸ってた。", "Masterは昔はタバコを吸ってた", "master", "high"],
   // "自分" is "I" at the opening and the reflexive elsewhere
   ["自分は人見知りなほうです。", "Masterは人見知りなほうです", "master", "mid"],
   ["いつか自分の店を持ちたい。", "Masterはいつか自分の店を持ちたい", "master", "high"],

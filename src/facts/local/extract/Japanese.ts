@@ -12,10 +12,14 @@ import { outsideQuotes, withoutQuotes, type Group, type LanguageTable } from "./
 const kin =
   "お母さん|お父さん|お兄ちゃん|お姉ちゃん|お兄さん|お姉さん|おばあちゃん|おじいちゃん|ばあちゃん|じいちゃん|ばあば|じいじ|母さん|父さん|兄さん|姉さん|兄貴|姉貴|おかん|おとん|お袋|親父|母親|父親|両親|家族|兄弟|姉妹|息子|娘|長男|長女|次男|次女|旦那|夫|妻|嫁|奥さん|主人|彼氏|彼女|恋人|元カレ|元カノ|元彼|婚約者|祖母|祖父|孫|いとこ|従兄弟|叔母|叔父|伯母|伯父|おば|おじ|甥|姪|義母|義父|親戚|母|父|兄|弟|姉|妹|ママ|パパ|子供|子ども|赤ちゃん|親友|友達|友人|幼なじみ|幼馴染|先輩|後輩|上司|部下|同僚|同期|店長|社長|先生|恩師|担任|ルームメイト|ペット|愛犬|愛猫|わんこ|ワンコ|にゃんこ|ニャンコ|猫|犬|子猫|子犬|柴犬|ハムスター|うさぎ|ウサギ|インコ|文鳥|金魚|カメ|亀|フェレット"
 const attributes =
-  "趣味|名前|誕生日|仕事|職業|出身|実家|地元|故郷|夢|目標|血液型|星座|専攻|最寄り駅|好きな[^はが]{1,8}|苦手な[^はが]{1,8}|得意な[^はが]{1,8}|口癖|日課|家|職場|勤務先|部屋|身長|体重|あだ名|ニックネーム"
+  "趣味|名前|誕生日|仕事|職業|出身|実家|地元|故郷|夢|目標|血液型|星座|専攻|最寄り駅|好きな[^はが]{1,8}|嫌いな[^はが]{1,8}|苦手な[^はが]{1,8}|得意な[^はが]{1,8}|口癖|日課|家|職場|勤務先|部屋|身長|体重|あだ名|ニックネーム"
 /** Openings on a time or a period of the speaker's life: the speaker is the subject, not the owner. */
 const timeTopic =
   /^(今日|昨日|明日|毎日|毎朝|毎晩|毎週|毎月|週末|今週|来週|先週|今月|来月|先月|今年|来年|去年|昨年|最近|昔|今|将来|いつか|子供の頃|子どもの頃|小さい頃|幼い頃|若い頃|学生の頃|学生時代|[^、。はがを]{1,6}(?:の頃|のころ|のとき|の時|時代)|夏|冬|春|秋|朝|夜|休み|休日|平日|土曜|日曜|月曜|火曜|水曜|木曜|金曜|寝る前|[0-9０-９]+(時|日|月|年))(?!の)/
+/** "私、…" is the subject set off by a pause: "Masterは…". */
+const selfPause = /(私|わたし|あたし|僕|ぼく|俺|おれ|オレ)、/g
+/** "うちは/うちでは…" at the opening is the speaker's household. */
+const household = /^うち(?=は|では|で|に|には|も)/
 /** "自分" says "I" only at the opening; elsewhere it is the reflexive "oneself", right in the third person too. */
 const selfOpening = /^自分(?=は|が|も|って|、)/
 const self = /(私|わたし|あたし|僕|ぼく|俺|おれ|オレ)(?=は|の|が|も|に|を|と|で|って|、|だけ|より|から)/g
@@ -49,15 +53,24 @@ const groupPhrase = (voice: Voice, g: Group) =>
 
 const pronouns = (sentence: string, voice: Voice, g: Group): string =>
   outsideQuotes(sentence, (part) =>
-    part.replace(group, groupPhrase(voice, g)).replace(self, voice.self).replace(listener, voice.other)
+    part
+      .replace(group, groupPhrase(voice, g))
+      .replace(selfPause, "$1は")
+      .replace(self, voice.self)
+      .replace(listener, voice.other)
   )
     .replace(/^うちの/, `${voice.self}の`)
+    .replace(household, `${voice.self}の家`)
     .replace(selfOpening, voice.self)
 
 const rewrite = (sentence: string, voice: Voice, g: Group): string | undefined => {
   const unquoted = withoutQuotes(sentence)
   const explicit =
-    unquoted.search(self) >= 0 || unquoted.search(group) >= 0 || /^うちの/.test(sentence) || selfOpening.test(sentence)
+    unquoted.search(self) >= 0 ||
+    unquoted.search(group) >= 0 ||
+    /^うちの/.test(sentence) ||
+    household.test(sentence) ||
+    selfOpening.test(sentence)
   const text = pronouns(sentence, voice, g)
   if (explicit) return text
   if (text.length < 4 || !content.test(text)) return undefined
@@ -84,7 +97,7 @@ const topics: ReadonlyArray<readonly [Topic, RegExp]> = [
   ],
   [
     "health",
-    /(アレルギー|喘息|糖尿|病気|病院|通院|薬|手術|持病|体調|頭痛|偏頭痛|うつ|不眠|妊娠|ベジタリアン|ビーガン|菜食|食べられない|飲めない|怪我|ケガ|骨折|花粉症|入院|治療|検査|血圧|ダイエット|禁煙|禁酒|お腹を壊|お腹が弱|胃腸|乳糖|不耐|痛く|痛い|痛み|動悸|歯医者|親知らず|虫歯|抜歯|整体|整骨|コンタクト|メガネ|眼鏡|視力)/
+    /(アレルギー|喘息|糖尿|病気|病院|通院|薬|手術|持病|体調|頭痛|偏頭痛|うつ|不眠|妊娠|ベジタリアン|ビーガン|菜食|食べられない|飲めない|怪我|ケガ|骨折|花粉症|入院|治療|検査|血圧|ダイエット|禁煙|禁酒|タバコ|たばこ|喫煙|顔が赤|真っ赤になる|お酒に弱|お腹を壊|お腹が弱|胃腸|乳糖|不耐|痛く|痛い|痛み|動悸|歯医者|親知らず|虫歯|抜歯|整体|整骨|コンタクト|メガネ|眼鏡|視力)/
   ],
   [
     "family",
