@@ -2,9 +2,10 @@
  * Chinese rules for the extraction engine, Simplified and Traditional alike: the patterns are written in
  * Simplified and a Traditional sentence is folded onto them character by character (ChineseFold.ts), while
  * the fact keeps the script it was said in. "我" becomes the speaker's name ("我的"/"我+family word" →
- * "<name>的"), "你" the listener's, "我们" the two of them or the speaker's people; a statement that opens on
- * a family member or an attribute of the speaker gets the speaker as owner, one with no subject gets the
- * speaker as subject, and one about some other topic is a remark unless it states a preference.
+ * "<name>的"), "你" the listener's, "我们" by what follows it (see groupPhrase), quoted speech is kept as
+ * said; a statement that opens on a family member or an attribute of the speaker gets the speaker as owner,
+ * one with no subject gets the speaker as subject, and one about a thing pointed at, an opinion on the
+ * world, hearsay or the mood of today is a remark unless it states a preference.
  */
 import type { Topic, Voice } from "./Clause.js"
 import { foldChinese } from "./ChineseFold.js"

@@ -1,10 +1,12 @@
 /**
  * Japanese rules for the extraction engine. Japanese mostly drops the subject, so a statement with no
- * first-person word gets the speaker as its subject ("辛い食べ物が苦手" → "Masterは辛い食べ物が苦手"); one that
- * opens on a family member, a pet or an attribute of the speaker gets the speaker as its owner
- * ("猫のミケは…" → "Masterの猫ミケは…", "趣味は…" → "Masterの趣味は…"); one that opens on some other topic
- * ("この映画は…") is a remark unless it states a preference. "私"/"僕"/"俺" become the speaker's name,
- * "あなた"/"君" the listener's, "私たち" the two of them or the speaker's people.
+ * first-person word gets the speaker as its subject ("辛い食べ物が苦手" → "Masterは辛い食べ物が苦手"), topic
+ * openings on a time, a habit or a thing of the speaker's life included ("休みの日は…" → "Masterは休みの日は…");
+ * one that opens on a family member, a friend, a pet or an attribute of the speaker gets the speaker as its
+ * owner ("猫のミケは…" → "Masterの猫のミケは…", "趣味は…" → "Masterの趣味は…"), or as the subject when the
+ * relative is an oblique ("父とは…" → "Masterは父とは…"). A thing pointed at ("この映画は…"), a verdict
+ * ("ラーメンはおいしい") or an opinion on the world is a remark. "私"/"僕"/"俺" become the speaker's name,
+ * "あなた"/"君" the listener's, "私たち" the two of them or the speaker's people; quoted speech is kept.
  */
 import type { Topic, Voice } from "./Clause.js"
 import { outsideQuotes, withoutQuotes, type Group, type LanguageTable } from "./Tabled.js"
