@@ -246,7 +246,10 @@ describe("Japanese and Chinese extraction", () => {
       [
         ["私は雨の日が好きです。", "Tianは雨の日が好きです", "neko", "mid"],
         ["我最喜欢的颜色是薰衣草紫。", "Tian最喜欢的颜色是薰衣草紫", "neko", "mid"],
-        ["我会提醒你周五去看兽医。", "Tian会提醒Master周五去看兽医", "neko"]
+        ["我会提醒你周五去看兽医。", "Tian会提醒Master周五去看兽医", "neko"],
+        ["わかった！覚えておくね", null],
+        ["また明日もお話ししようね", null],
+        ["Master、今日もお疲れさま", null]
       ],
       "ai"
     )
