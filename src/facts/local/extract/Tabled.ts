@@ -41,6 +41,22 @@ export interface LanguageTable {
   readonly fold?: (text: string) => string
 }
 
+const quoted = /(「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|"[^"]*"|﹁[^﹂]*﹂)/u
+
+/** The text with its quoted speech left out. */
+export const withoutQuotes = (text: string): string =>
+  text
+    .split(quoted)
+    .filter((_, i) => i % 2 === 0)
+    .join("")
+
+/** `f` applied to the parts of `text` outside quotation marks: quoted speech is kept as it was said. */
+export const outsideQuotes = (text: string, f: (part: string) => string): string =>
+  text
+    .split(quoted)
+    .map((part, i) => (i % 2 === 1 ? part : f(part)))
+    .join("")
+
 /** The text of the first defined capture group, taken from `original` at the same place. */
 const captured = (m: RegExpExecArray | null, folded: string, original: string): string | undefined => {
   if (m === null) return undefined
@@ -82,7 +98,8 @@ export const analyseTabled = (sentence: string, voice: Voice, table: LanguageTab
   if (withoutNames(base, voice) === "" || table.filler.test(fold(withoutNames(base, voice)))) {
     return notFact("filler", original)
   }
-  let stated = cut(cut(base, table.lead), table.trail)
+  const vocative = new RegExp(`^${voice.other.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s,，、!！~～]+`, "u")
+  let stated = cut(cut(base, table.lead).replace(vocative, ""), table.trail)
   if (stated === "" || table.filler.test(fold(withoutNames(stated, voice)))) return notFact("filler", original)
   if (table.question.test(fold(stated)) || /[?？]/.test(original)) {
     const parts = stated.split(table.questionSplit)
