@@ -8,6 +8,7 @@
 import { notFact, topicsIn, type Analysis, type Voice } from "./Clause.js"
 import type { Token } from "../../../domain/EnglishNlp.js"
 import * as T from "./EnglishTables.js"
+import { isCorrection, subjectless, third } from "./EnglishLeads.js"
 
 const wordLike = (t: Token) => /[\p{L}\p{N}]/u.test(t.value)
 const laughter = /^(lol|lmao|rofl|haha\w*|hehe\w*|xd|:\)|:d|;\)|:p)$/i
@@ -16,14 +17,6 @@ const plainOf = (tokens: ReadonlyArray<Token>) =>
     .map((t, i) => (i === 0 ? "" : t.space === "" ? "" : " ") + t.lower)
     .join("")
     .trim()
-
-const third = (verb: string): string => {
-  if (verb === "have") return "has"
-  if (verb === "be") return "is"
-  if (/(s|sh|ch|x|z|o)$/.test(verb)) return `${verb}es`
-  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ies`
-  return `${verb}s`
-}
 
 const trimEnds = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   let end = tokens.length
@@ -48,6 +41,7 @@ const dropLead = (tokens: ReadonlyArray<Token>, voice: Voice): ReadonlyArray<Tok
     const phrase = T.leadPhrases.find((p) => startsWith(rest, p) && rest.length > p.length + 1)
     if (phrase) rest = rest.slice(phrase.length)
     else if (T.leadWords.has(first.lower) || first.pos === "INTJ" || !wordLike(first)) rest = rest.slice(1)
+    else if (T.fillerWords.has(first.lower) && /^[,.!~]+$/.test(rest[1]?.value ?? "")) rest = rest.slice(1)
     else if (names.has(first.lower) && rest[1]?.value === ",") rest = rest.slice(2)
     else break
     while (rest[0] !== undefined && /^[,.!:;~-]+$/.test(rest[0].value)) rest = rest.slice(1)
@@ -72,7 +66,10 @@ const isFiller = (tokens: ReadonlyArray<Token>, voice: Voice) => {
 const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyArray<Token> | undefined => {
   const first = tokens[0]?.lower ?? ""
   const second = tokens[1]?.lower ?? ""
-  const inverted = T.questionStarts.has(first) && /^(you|u|i|we|they|he|she|it|there|that|this|anyone|ya)$/.test(second)
+  const inverted =
+    T.questionStarts.has(first) &&
+    !T.whWords.has(first) &&
+    /^(you|u|i|we|they|he|she|it|there|that|this|anyone|ya)$/.test(second)
   if (!asked && !inverted) return tokens
   let cut = -1
   tokens.forEach((t, i) => {
@@ -84,6 +81,13 @@ const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyAr
   return self && !T.questionStarts.has(head[0]?.lower ?? "") ? head : undefined
 }
 
+const groupContractions: Readonly<Record<string, string>> = {
+  "'re": "are",
+  "'ve": "have",
+  "'ll": "will",
+  "'d": "would"
+}
+
 interface Context {
   readonly voice: Voice
   readonly shared: boolean
@@ -91,12 +95,13 @@ interface Context {
   readonly past: boolean
 }
 
-const groupPhrase = (ctx: Context, possessive: boolean, afterCoordination: boolean) => {
+/** "We" as the speaker's household ("family" cue) or as the speaker and people not named: never invented friends. */
+const groupPhrase = (ctx: Context, possessive: boolean, afterCoordination: boolean, object: boolean) => {
   const { self, other } = ctx.voice
-  if (afterCoordination) return possessive ? "their" : "they"
+  if (afterCoordination) return possessive ? "their" : object ? "them" : "they"
   if (ctx.shared) return possessive ? `${self} and ${other}'s` : `${self} and ${other}`
   if (possessive) return `${self}'s`
-  return ctx.family ? `${self}'s family` : `${self} and friends`
+  return ctx.family ? `${self}'s family` : `${self} and others`
 }
 
 /** Rewrites the tokens in the third person; the result has no first-person pronoun. */
@@ -147,10 +152,12 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
     if (l === "yourself") return put(t, "themself")
     if (T.groupWords.has(l)) {
       const possessive = l === "our" || l === "ours"
-      const phrase = l === "ourselves" ? "themselves" : groupPhrase(ctx, possessive, coordinated)
+      const phrase = l === "ourselves" ? "themselves" : groupPhrase(ctx, possessive, coordinated, l === "us")
       if (l === "we") coordinated = true
       return put(t, phrase)
     }
+    const expanded = prev?.lower === "we" ? groupContractions[l] : undefined
+    if (expanded !== undefined) return put(t, expanded, " ")
     if (pending) {
       if (T.agreementSkips.has(l) || (t.pos === "ADV" && !/^(so|then|there|here|now)$/.test(l))) return put(t, t.value)
       pending = false
@@ -187,27 +194,6 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
     .trim()
     .replace(/[\s.!?,;:~…]+$/u, "")
   return capitalise ? text.charAt(0).toUpperCase() + text.slice(1) : text
-}
-
-const dropped: Readonly<Record<string, string>> = {
-  gonna: "is going to",
-  wanna: "wants to",
-  gotta: "has to",
-  been: "has been"
-}
-
-const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice) => {
-  const first = tokens[0]
-  if (first === undefined || tokens.filter(wordLike).length < 4) return undefined
-  if (tokens.some((t) => /^(i|i'm|we|you|he|she|they|it|this|that|there)$/.test(t.lower))) return undefined
-  const fixed = dropped[first.lower]
-  if (fixed !== undefined) return { text: `${voice.self} ${fixed}`, drop: 1 }
-  if (first.pos === "VERB" && /ed$/.test(first.lower) && first.lower !== first.lemma)
-    return { text: voice.self, drop: 0 }
-  if (first.pos === "VERB" && /^(went|got|had|made|took|saw|met|ran|bought|found|began|came)$/.test(first.lower)) {
-    return { text: voice.self, drop: 0 }
-  }
-  return undefined
 }
 
 const pastCue = /\b(yesterday|ago|last|earlier|once|when (i|we) was|back then|used to)\b/
@@ -268,16 +254,23 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
     }
   }
   if (T.remarks.some((re) => re.test(plain))) return notFact("remark", original)
+  const speaks = stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))
+  if (!speaks && isCorrection(plainOf(trimEnds(sentence)), plain) && stated.filter(wordLike).length >= 3) {
+    const what = rewrite(stated, ctx, false)
+    return { kind: "fact", text: `${voice.self} corrected: ${what}`, topics: topicsIn(what, T.topics), shared: false }
+  }
   const lead = subjectless(stated, voice)
-  if (lead === undefined && !stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))) {
-    return notFact("remark", original)
+  if (lead === undefined && !speaks) return notFact("remark", original)
+  if (lead !== undefined && lead.implied !== "") {
+    const implied = `${lead.implied} ${plain}`
+    if (T.remarks.some((re) => re.test(implied)) || isFiller(stated, voice)) return notFact("remark", original)
   }
   if (stated.filter(wordLike).length < 3) return notFact("remark", original)
   const body = rewrite(lead === undefined ? stated : stated.slice(lead.drop), ctx, false)
   const text =
     lead === undefined
       ? body.charAt(0).toUpperCase() + body.slice(1)
-      : `${lead.text} ${body.charAt(0).toLowerCase()}${body.slice(1)}`
+      : `${lead.text}${/^(n't|')/.test(body) ? "" : " "}${body.charAt(0).toLowerCase()}${body.slice(1)}`
   const found = topicsIn(text.toLowerCase(), T.topics)
   const together = ctx.shared && stated.some((t) => T.groupWords.has(t.lower))
   const both = shared || together
