@@ -5,7 +5,18 @@ import { checkRows, extract, type Row } from "../support/extraction.js"
 const household: ReadonlyArray<Row> = [
   ["Biscuit, our corgi, is scared of thunder.", "Biscuit, Master's corgi, is scared of thunder", "master", "high"],
   ["The kids' hamster is called Nugget.", "Master's kids' hamster is called Nugget", "master", "high"],
-  ["The twins start third grade next week.", "Master's twins start third grade next week", "master", "high"]
+  ["The twins start third grade next week.", "Master's twins start third grade next week", "master", "high"],
+  [
+    "Leo has a hamster called Nugget that lives in his room.",
+    "Leo has a hamster called Nugget that lives in his room",
+    "master",
+    "high"
+  ],
+  ["Biscuit is absolutely terrified of thunderstorms.", "Biscuit is absolutely terrified of thunderstorms", "master"],
+  ["Rachel is a pediatrician in Denver.", "Rachel is a pediatrician in Denver", "master", "mid"],
+  // a judgement of someone named, or the listener named, is no fact
+  ["Leo is so cute.", null],
+  ["Tian is the best.", null]
 ]
 
 const subjectless: ReadonlyArray<Row> = [
@@ -49,7 +60,33 @@ const statementsOpenedByQuestionWords: ReadonlyArray<Row> = [
     "master",
     "high"
   ],
-  ["When do I start?", null]
+  ["When do I start?", null],
+  [
+    "Been up and down lately, got married last week - how about you?",
+    "Master has been up and down lately, got married last week",
+    "master",
+    "high"
+  ],
+  ["Can't wait to paint with you next Saturday.", "Master can't wait to paint with Tian next Saturday", "relationship"],
+  ["Can't wait to see you!", null]
+]
+
+const continued: ReadonlyArray<Row> = [
+  [
+    "I just signed up for a pottery class. It's like therapy for me, letting me get creative.",
+    "Master just signed up for a pottery class; it's like therapy for Master, letting Master get creative",
+    "master",
+    "high"
+  ],
+  [
+    "The kids made bowls at the workshop. They were so excited to get their hands dirty with clay.",
+    "Master's kids made bowls at the workshop; they were so excited to get their hands dirty with clay",
+    "master",
+    "high"
+  ],
+  // too little of its own to join, and a question ends the run
+  ["I went to the beach. It's so hot today.", "Master went to the beach", "master"],
+  ["I adopted a puppy. Is it normal that it sleeps all day?", "Master adopted a puppy", "master"]
 ]
 
 const fillers: ReadonlyArray<Row> = [
@@ -70,6 +107,16 @@ describe("English extraction: implied subjects, households, 'we', corrections", 
   it.effect("keeps a correction with its new value", () => checkRows(corrections))
   it.effect("reads a statement opened by a question word without a question mark", () =>
     checkRows(statementsOpenedByQuestionWords)
+  )
+  it.effect("joins a sentence that only continues the one before to its fact", () =>
+    Effect.gen(function* () {
+      yield* checkRows(continued)
+      const facts = yield* extract([{ speaker: "human", text: "I went to the beach. It's so hot today." }])
+      assert.deepStrictEqual(
+        facts.map((f) => f.text),
+        ["Master went to the beach"]
+      )
+    })
   )
   it.effect("makes no fact of greetings, farewells and thanks around a remark", () => checkRows(fillers))
   it.effect("leaves no first-person pronoun in these facts", () =>

@@ -62,8 +62,12 @@ const isFiller = (tokens: ReadonlyArray<Token>, voice: Voice) => {
   return rest.length === 0
 }
 
-/** A question; its statement part before the last comma when that part speaks of the speaker. */
-const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyArray<Token> | undefined => {
+/** A question; its statement part before the last comma when that part speaks of the speaker (or has no subject). */
+const splitQuestion = (
+  tokens: ReadonlyArray<Token>,
+  asked: boolean,
+  voice: Voice
+): ReadonlyArray<Token> | undefined => {
   const first = tokens[0]?.lower ?? ""
   const second = tokens[1]?.lower ?? ""
   const inverted =
@@ -77,7 +81,8 @@ const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyAr
   })
   if (cut <= 0) return undefined
   const head = tokens.slice(0, cut)
-  const self = head.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))
+  const self =
+    head.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower)) || subjectless(head, voice) !== undefined
   return self && !T.questionStarts.has(head[0]?.lower ?? "") ? head : undefined
 }
 
@@ -204,7 +209,7 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
   const original = plainOf(sentence)
   if (isFiller(sentence, voice)) return notFact("filler", original)
   const asked = sentence.some((t) => t.value.includes("?"))
-  const stated = splitQuestion(trimEnds(dropLead(trimEnds(sentence), voice)), asked)
+  const stated = splitQuestion(trimEnds(dropLead(trimEnds(sentence), voice)), asked, voice)
   if (stated === undefined) return notFact("question", original)
   if (stated.length === 0 || isFiller(stated, voice)) return notFact("filler", original)
   const plain = plainOf(stated)
@@ -268,7 +273,7 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
   if (stated.filter(wordLike).length < 3) return notFact("remark", original)
   const body = rewrite(lead === undefined ? stated : stated.slice(lead.drop), ctx, false)
   const text =
-    lead === undefined
+    lead === undefined || lead.text === ""
       ? body.charAt(0).toUpperCase() + body.slice(1)
       : `${lead.text}${/^(n't|')/.test(body) ? "" : " "}${body.charAt(0).toLowerCase()}${body.slice(1)}`
   const found = topicsIn(text.toLowerCase(), T.topics)

@@ -2,7 +2,8 @@
  * English statements whose subject is left out or implied, read as being about the speaker: a dropped "I"
  * before a verb ("Went hiking…", "Still working on…", "Love this series", "Can't wait…"), before a state
  * ("Allergic to shellfish", "Pretty proud of it"), before a preference noun ("Favourite colour is…", "Big
- * fan of…"); the speaker's household named with "the" ("The kids' hamster…"); and corrections without a
+ * fan of…"); the speaker's household named with "the" ("The kids' hamster…"); a named person or pet as
+ * the subject, already in the third person ("Leo has a hamster…"); and corrections without a
  * subject ("Actually it's Tuesdays, not Mondays"). Each lead says how the subject is written and which
  * pronoun it stands for, so reactions ("Glad to hear it") are still told apart by the remark patterns.
  */
@@ -65,17 +66,38 @@ const clauseEnd = /^[,;:—–-]$/
 const isPast = (t: Token) =>
   t.pos === "VERB" && t.lower !== t.lemma && /^[a-z]+$/.test(t.lower) && !/(ing|s)$/.test(t.lower)
 
+const calendar =
+  /^(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|january|february|march|april|may|june|july|august|september|october|november|december|christmas|god)$/
+
+/** A named person or pet as the subject ("Biscuit is terrified of…", "Leo has a hamster…"), not a judgement ("Leo is so cute"). */
+const namedSubject = (tokens: ReadonlyArray<Token>, voice: Voice): boolean => {
+  const names = new Set([voice.self.toLowerCase(), voice.other.toLowerCase()])
+  const isName = (t: Token | undefined) =>
+    t !== undefined && t.pos === "PROPN" && /^\p{Lu}/u.test(t.value) && !names.has(t.lower) && !calendar.test(t.lower)
+  let k = 0
+  while (isName(tokens[k]) || (k > 0 && tokens[k]?.lower === "and" && isName(tokens[k + 1]))) k++
+  if (k === 0 || k > 4) return false
+  while (adverbs.has(tokens[k]?.lower ?? "")) k++
+  const verb = tokens[k]
+  if (verb === undefined || !/AUX|VERB/.test(verb.pos)) return false
+  if (verb.lemma !== "be") return true
+  let j = k + 1
+  while (tokens[j]?.pos === "ADV" || degree.has(tokens[j]?.lower ?? "")) j++
+  return tokens[j] !== undefined && !/ADJ|PUNCT/.test(tokens[j]?.pos ?? "")
+}
+
 /** The lead of a statement with no subject of its own, or undefined (then the sentence needs a subject word). */
 export const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice): Lead | undefined => {
   const words = tokens.filter((t) => /[\p{L}\p{N}]/u.test(t.value))
   const first = tokens[0]
   if (first === undefined || words.length < 3) return undefined
+  if (words.length >= 4 && namedSubject(tokens, voice)) return { text: "", drop: 0, implied: "" }
   if (tokens.some((t) => /^(i|i'm|we|he|she|they)$/.test(t.lower))) return undefined
   const self = voice.self
   const fixed = dropped[first.lower]
   if (fixed !== undefined) return { text: `${self} ${fixed}`, drop: 1, implied: "i" }
   if (first.lower === "the" && household.has(tokens[1]?.lower ?? "")) return { text: `${self}'s`, drop: 1, implied: "" }
-  if (tokens.some((t) => /^(you|u|your|ur)$/.test(t.lower))) return undefined
+  const addressed = tokens.some((t) => /^(you|u|your|ur)$/.test(t.lower))
   if (/^(favou?rite|fave)$/.test(first.lower)) return { text: `${self}'s`, drop: 0, implied: "my" }
   const fan = tokens.findIndex((t) => t.lower === "fan")
   if (fan >= 0 && fan <= 2 && tokens[fan + 1]?.lower === "of") {
@@ -93,13 +115,13 @@ export const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice): Lead | 
     .join(" ")
   const spaced = before === "" ? "" : ` ${before}`
   if (isPast(verb)) return { text: self, drop: 0, implied: "i" }
-  if (verb.pos === "VERB" && /ing$/.test(verb.lower) && verb.lower !== verb.lemma) {
+  if (verb.pos === "VERB" && /ing$/.test(verb.lower) && verb.lower !== verb.lemma && !addressed) {
     const end = tokens.findIndex((t, i) => i > k && clauseEnd.test(t.value))
     const clause = tokens.slice(k + 1, end < 0 ? tokens.length : end)
     if (clause.some((t) => predicate.test(t.lower))) return undefined
     return { text: `${self} is`, drop: 0, implied: "i'm" }
   }
-  if (liking.has(verb.lower) && next !== undefined && !/PUNCT|AUX/.test(next.pos)) {
+  if (liking.has(verb.lower) && next !== undefined && !/PUNCT|AUX/.test(next.pos) && !addressed) {
     return { text: `${self}${spaced} ${third(verb.lower)}`, drop: k + 1, implied: "i" }
   }
   if (/^(ca|can|wo|did|was|have|has|could)$/.test(verb.lower) && /^(n't|not|never)$/.test(next?.lower ?? "")) {
@@ -111,6 +133,7 @@ export const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice): Lead | 
   const state = tokens[s]?.lower ?? ""
   const after = tokens[s + 1]
   const linked = after !== undefined && /^(to|of|about|with|for|at|in|on|from)$/.test(after.lower)
+  if (addressed) return undefined
   if ((states.has(state) && linked) || standing.has(state) || (skilled.has(state) && after?.lower === "at")) {
     return { text: `${self} is`, drop: 0, implied: "i'm" }
   }

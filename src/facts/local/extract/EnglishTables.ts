@@ -55,7 +55,7 @@ export const remarks: ReadonlyArray<RegExp> = [
   /^i('m| am) (so |really |very )*(glad|happy|sorry|proud|thrilled|impressed)$/,
   /^i (really |sure |truly )?(hope|bet|wish) (you|u|that you|it|so|things)\b/,
   /^i('m| am) (sure|certain|positive|confident) (you|it|that|they|he|she)\b/,
-  /^i (can't|cannot|can not) (wait to (hear|see what)|believe (it|that|you|this))\b/,
+  /^i (can't|cannot|can not) (wait to (hear|see (what|you|it|them|how)|meet you|talk)|believe (it|that|you|this))\b/,
   /^i (totally |completely |definitely |fully )?(agree|understand|get it|see what you mean|feel you|hear you|know what you mean|know right)\b/,
   /^i (think|guess|believe|feel|suppose) (so|not|that's|it's|you|it|this|they)\b/,
   /^i('m| am) (just |finally |now |so )?(back|home|here|off|leaving|heading (out|off|home|to bed)|going to (bed|sleep)|gonna (sleep|go to bed)|off to (bed|sleep|work|school|class|the gym))( from (work|school|the office|the gym|class|shopping))?( (now|today|for the day|for today|for now))?$/,
