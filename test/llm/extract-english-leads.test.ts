@@ -35,14 +35,18 @@ const subjectless: ReadonlyArray<Row> = [
   ["Glad to hear it!", null],
   ["Happy to help.", null],
   ["Looking forward to it!", null],
-  ["Good to know.", null]
+  ["Good to know.", null],
+  ["Can't complain.", null],
+  ["Sounds fun!", null]
 ]
 
 const group: ReadonlyArray<Row> = [
   ["We met at a jazz bar in New Orleans.", "Master and others met at a jazz bar in New Orleans", "master", "mid"],
   ["We're moving to Tucson in June.", "Master and others are moving to Tucson in June", "master", "high"],
   ["We took the kids to the zoo.", "Master's family took the kids to the zoo", "master", "high"],
-  ["Ines and I got married in Portugal.", "Ines and Master got married in Portugal", "master", "high"]
+  ["Ines and I got married in Portugal.", "Ines and Master got married in Portugal", "master", "high"],
+  ["Me and Ines met at a jazz bar.", "Master and Ines met at a jazz bar", "master", "mid"],
+  ["Our flight leaves at six tomorrow.", "Master's flight leaves at six tomorrow", "master", "high"]
 ]
 
 const corrections: ReadonlyArray<Row> = [
@@ -95,7 +99,9 @@ const fillers: ReadonlyArray<Row> = [
   ["lol same", null],
   ["thanks, you're the best", null],
   ["Gotta run, bye!", null],
-  ["hey, good morning!", null]
+  ["hey, good morning!", null],
+  ["We'll see.", null],
+  ["ok cool, we're good", null]
 ]
 
 describe("English extraction: implied subjects, households, 'we', corrections", () => {

@@ -7,7 +7,7 @@ import type { Topic } from "./Clause.js"
 
 /** Phrases that make up fillers; a sentence of nothing but these (and filler words) is not a fact. */
 export const fillerPhrases =
-  /\b(thank you|thanks a lot|see you|talk to you|you too|me too|same here|i see|i know|i agree|i understand|i guess so|i think so|i hope so|i bet|i'd love to|i would love to|i'm in|got it|sounds (good|great|fun|nice|like fun|like a plan|amazing|awesome|lovely|perfect)|that's (great|awesome|cool|nice|amazing|wonderful|good|true|right|fine|okay|ok|so cool|funny|sweet|lovely|perfect|interesting|crazy|wild|too bad|a shame)|no problem|no worries|of course|good (morning|night|afternoon|evening|luck|job|idea|point|one)|take care|welcome back|how are you|how about you|what about you|you know|oh my god|oh my gosh|for sure|not really|not yet|me neither|fair enough|all right|nice to meet you|glad to hear( that| it)?|happy to hear( that| it)?|sorry to hear( that| it)?)\b/g
+  /\b(thank you|thanks a lot|see you|talk to you|you too|me too|same here|i see|i know|i agree|i understand|i guess so|i think so|i hope so|i bet|i'd love to|i would love to|i'm in|got it|sounds (good|great|fun|nice|like fun|like a plan|amazing|awesome|lovely|perfect)|that's (great|awesome|cool|nice|amazing|wonderful|good|true|right|fine|okay|ok|so cool|funny|sweet|lovely|perfect|interesting|crazy|wild|too bad|a shame)|no problem|no worries|of course|good (morning|night|afternoon|evening|luck|job|idea|point|one)|take care|welcome back|how are you|how about you|what about you|you know|oh my god|oh my gosh|for sure|not really|not yet|me neither|fair enough|all right|nice to meet you|glad to hear( that| it)?|happy to hear( that| it)?|sorry to hear( that| it)?|we'll see|we('re| are) (good|fine|cool|ok|okay|all good|even))\b/g
 
 export const fillerWords = new Set(
   (
@@ -55,7 +55,7 @@ export const remarks: ReadonlyArray<RegExp> = [
   /^i('m| am) (so |really |very )*(glad|happy|sorry|proud|thrilled|impressed)$/,
   /^i (really |sure |truly )?(hope|bet|wish) (you|u|that you|it|so|things)\b/,
   /^i('m| am) (sure|certain|positive|confident) (you|it|that|they|he|she)\b/,
-  /^i (can't|cannot|can not) (wait to (hear|see (what|you|it|them|how)|meet you|talk)|believe (it|that|you|this))\b/,
+  /^i (can't|cannot|can not) (wait to (hear|see (what|you|it|them|how)|meet you|talk)|believe (it|that|you|this)|complain)\b/,
   /^i (totally |completely |definitely |fully )?(agree|understand|get it|see what you mean|feel you|hear you|know what you mean|know right)\b/,
   /^i (think|guess|believe|feel|suppose) (so|not|that's|it's|you|it|this|they)\b/,
   /^i('m| am) (just |finally |now |so )?(back|home|here|off|leaving|heading (out|off|home|to bed)|going to (bed|sleep)|gonna (sleep|go to bed)|off to (bed|sleep|work|school|class|the gym))( from (work|school|the office|the gym|class|shopping))?( (now|today|for the day|for today|for now))?$/,
