@@ -46,7 +46,13 @@ const group: ReadonlyArray<Row> = [
   ["We took the kids to the zoo.", "Master's family took the kids to the zoo", "master", "high"],
   ["Ines and I got married in Portugal.", "Ines and Master got married in Portugal", "master", "high"],
   ["Me and Ines met at a jazz bar.", "Master and Ines met at a jazz bar", "master", "mid"],
-  ["Our flight leaves at six tomorrow.", "Master's flight leaves at six tomorrow", "master", "high"]
+  ["Our flight leaves at six tomorrow.", "Master's flight leaves at six tomorrow", "master", "high"],
+  [
+    "My kids are off school this week. We went to the zoo yesterday.",
+    "Master's family went to the zoo yesterday",
+    "master",
+    "high"
+  ]
 ]
 
 const corrections: ReadonlyArray<Row> = [
@@ -109,6 +115,15 @@ describe("English extraction: implied subjects, households, 'we', corrections", 
   it.effect("gives a statement without a subject the speaker as subject", () => checkRows(subjectless))
   it.effect("writes 'we' as the speaker's family or the speaker and others, never invented friends", () =>
     checkRows(group)
+  )
+  it.effect("reads the character's 'we' as its family when its turn speaks of family, else as the two of them", () =>
+    checkRows(
+      [
+        ["Here's a pic of my family at the beach. We love it there.", "Tian's family love it there", "neko", "high"],
+        ["We always have fun in our chats.", "Tian and Master always have fun in their chats", "relationship"]
+      ],
+      "ai"
+    )
   )
   it.effect("keeps a correction with its new value", () => checkRows(corrections))
   it.effect("reads a statement opened by a question word without a question mark", () =>

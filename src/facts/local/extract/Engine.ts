@@ -46,7 +46,7 @@ const english = (text: string, voice: Voice, nlp: EnglishNlp): Array<Analysed> =
         .map((t, i) => (i === 0 ? "" : t.space) + t.value)
         .join("")
         .trim()
-      return finish(source, analyseEnglish(tokens, voice), voice)
+      return finish(source, analyseEnglish(tokens, voice, text.toLowerCase()), voice)
     }),
     voice
   )

@@ -202,10 +202,13 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
 }
 
 const pastCue = /\b(yesterday|ago|last|earlier|once|when (i|we) was|back then|used to)\b/
-const familyCue = /\b(kids?|children|wife|husband|family|mom|dad|parents|son|daughter|baby|partner)\b/
+const familyCue = /\b(kids?|children|wife|husband|family|fam|mom|mum|dad|parents|sons?|daughters?|baby|partner)\b/
 
-/** Analyses one English sentence spoken by `voice`. */
-export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): Analysis => {
+/**
+ * Analyses one English sentence spoken by `voice`; `utterance` (the whole turn, lower-cased) tells whether
+ * "we" in it is the speaker's family ("Here's my family at the beach. We love it").
+ */
+export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice, utterance = ""): Analysis => {
   const original = plainOf(sentence)
   if (isFiller(sentence, voice)) return notFact("filler", original)
   const asked = sentence.some((t) => t.value.includes("?"))
@@ -220,7 +223,7 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
     /\blet's\b/.test(plain) ||
     (stated.some((t) => T.groupWords.has(t.lower)) &&
       stated.some((t) => T.otherWords.has(t.lower) || t.lower === other))
-  const family = familyCue.test(plain)
+  const family = familyCue.test(plain) || (!T.sharedCue.test(plain) && familyCue.test(utterance))
   const ctx: Context = { voice, shared: shared || (!voice.human && !family), family, past: pastCue.test(plain) }
   const called = T.callMe.exec(plain)
   if (called?.[1] !== undefined) {
