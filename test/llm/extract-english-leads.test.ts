@@ -46,6 +46,11 @@ const group: ReadonlyArray<Row> = [
   ["We took the kids to the zoo.", "Master's family took the kids to the zoo", "master", "high"],
   ["Ines and I got married in Portugal.", "Ines and Master got married in Portugal", "master", "high"],
   ["Me and Ines met at a jazz bar.", "Master and Ines met at a jazz bar", "master", "mid"],
+  [
+    "It's a big part of my life and I've made good friends there.",
+    "It's a big part of Master's life and Master has made good friends there",
+    "master"
+  ],
   ["Our flight leaves at six tomorrow.", "Master's flight leaves at six tomorrow", "master", "high"],
   [
     "My kids are off school this week. We went to the zoo yesterday.",

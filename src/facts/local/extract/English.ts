@@ -86,13 +86,6 @@ const splitQuestion = (
   return self && !T.questionStarts.has(head[0]?.lower ?? "") ? head : undefined
 }
 
-const groupContractions: Readonly<Record<string, string>> = {
-  "'re": "are",
-  "'ve": "have",
-  "'ll": "will",
-  "'d": "would"
-}
-
 interface Context {
   readonly voice: Voice
   readonly shared: boolean
@@ -107,6 +100,16 @@ const groupPhrase = (ctx: Context, possessive: boolean, afterCoordination: boole
   if (ctx.shared) return possessive ? `${self} and ${other}'s` : `${self} and ${other}`
   if (possessive) return `${self}'s`
   return ctx.family ? `${self}'s family` : `${self} and others`
+}
+
+/** A verb between the start of the clause and `end`: "…my life and I've made" is two clauses, "Ines and I" one subject. */
+const afterVerb = (tokens: ReadonlyArray<Token>, end: number) => {
+  for (let j = end - 1; j >= 0; j--) {
+    const t = tokens[j]
+    if (t === undefined || /PUNCT|SCONJ/.test(t.pos)) return false
+    if (/VERB|AUX/.test(t.pos)) return true
+  }
+  return false
 }
 
 /** Rewrites the tokens in the third person; the result has no first-person pronoun. */
@@ -124,7 +127,8 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
     const next = tokens[i + 1]
     const before = tokens[i - 2]
     if (l === "i" || l === "i'm" || (l === "im" && t.value === "Im")) {
-      const plural = prev?.lower === "and" && before !== undefined && /NOUN|PROPN|PRON/.test(before.pos)
+      const plural =
+        prev?.lower === "and" && before !== undefined && /NOUN|PROPN|PRON/.test(before.pos) && !afterVerb(tokens, i - 1)
       if (plural) coordinated = true
       put(t, self, out.length === 0 ? "" : " ")
       if (l !== "i") put(t, "is", " ")
@@ -161,7 +165,7 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
       if (l === "we") coordinated = true
       return put(t, phrase)
     }
-    const expanded = prev?.lower === "we" ? groupContractions[l] : undefined
+    const expanded = prev?.lower === "we" ? T.groupContractions[l] : undefined
     if (expanded !== undefined) return put(t, expanded, " ")
     if (pending) {
       if (T.agreementSkips.has(l) || (t.pos === "ADV" && !/^(so|then|there|here|now)$/.test(l))) return put(t, t.value)

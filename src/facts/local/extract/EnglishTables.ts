@@ -79,6 +79,14 @@ export const questionStarts = new Set(
 /** Question words that open a statement when no question mark follows ("When I was younger, …"). */
 export const whWords = new Set("what where when why how who whom which whose".split(" "))
 
+/** "We"'s contractions, written out after the group's name ("Master and others are"). */
+export const groupContractions: Readonly<Record<string, string>> = {
+  "'re": "are",
+  "'ve": "have",
+  "'ll": "will",
+  "'d": "would"
+}
+
 export const selfWords = new Set(["i", "me", "my", "mine", "myself", "i'm", "im", "i'd", "i've", "i'll"])
 export const groupWords = new Set(["we", "us", "our", "ours", "ourselves"])
 export const otherWords = new Set(["you", "your", "yours", "yourself", "u", "ur"])
