@@ -8,6 +8,7 @@
 import { notFact, topicsIn, type Analysis, type Voice } from "./Clause.js"
 import type { Token } from "../../../domain/EnglishNlp.js"
 import * as T from "./EnglishTables.js"
+import { isCorrection, subjectless, third } from "./EnglishLeads.js"
 
 const wordLike = (t: Token) => /[\p{L}\p{N}]/u.test(t.value)
 const laughter = /^(lol|lmao|rofl|haha\w*|hehe\w*|xd|:\)|:d|;\)|:p)$/i
@@ -16,14 +17,6 @@ const plainOf = (tokens: ReadonlyArray<Token>) =>
     .map((t, i) => (i === 0 ? "" : t.space === "" ? "" : " ") + t.lower)
     .join("")
     .trim()
-
-const third = (verb: string): string => {
-  if (verb === "have") return "has"
-  if (verb === "be") return "is"
-  if (/(s|sh|ch|x|z|o)$/.test(verb)) return `${verb}es`
-  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ies`
-  return `${verb}s`
-}
 
 const trimEnds = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   let end = tokens.length
@@ -48,6 +41,7 @@ const dropLead = (tokens: ReadonlyArray<Token>, voice: Voice): ReadonlyArray<Tok
     const phrase = T.leadPhrases.find((p) => startsWith(rest, p) && rest.length > p.length + 1)
     if (phrase) rest = rest.slice(phrase.length)
     else if (T.leadWords.has(first.lower) || first.pos === "INTJ" || !wordLike(first)) rest = rest.slice(1)
+    else if (T.fillerWords.has(first.lower) && /^[,.!~]+$/.test(rest[1]?.value ?? "")) rest = rest.slice(1)
     else if (names.has(first.lower) && rest[1]?.value === ",") rest = rest.slice(2)
     else break
     while (rest[0] !== undefined && /^[,.!:;~-]+$/.test(rest[0].value)) rest = rest.slice(1)
@@ -68,11 +62,18 @@ const isFiller = (tokens: ReadonlyArray<Token>, voice: Voice) => {
   return rest.length === 0
 }
 
-/** A question; its statement part before the last comma when that part speaks of the speaker. */
-const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyArray<Token> | undefined => {
+/** A question; its statement part before the last comma when that part speaks of the speaker (or has no subject). */
+const splitQuestion = (
+  tokens: ReadonlyArray<Token>,
+  asked: boolean,
+  voice: Voice
+): ReadonlyArray<Token> | undefined => {
   const first = tokens[0]?.lower ?? ""
   const second = tokens[1]?.lower ?? ""
-  const inverted = T.questionStarts.has(first) && /^(you|u|i|we|they|he|she|it|there|that|this|anyone|ya)$/.test(second)
+  const inverted =
+    T.questionStarts.has(first) &&
+    !T.whWords.has(first) &&
+    /^(you|u|i|we|they|he|she|it|there|that|this|anyone|ya)$/.test(second)
   if (!asked && !inverted) return tokens
   let cut = -1
   tokens.forEach((t, i) => {
@@ -80,7 +81,8 @@ const splitQuestion = (tokens: ReadonlyArray<Token>, asked: boolean): ReadonlyAr
   })
   if (cut <= 0) return undefined
   const head = tokens.slice(0, cut)
-  const self = head.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))
+  const self =
+    head.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower)) || subjectless(head, voice) !== undefined
   return self && !T.questionStarts.has(head[0]?.lower ?? "") ? head : undefined
 }
 
@@ -91,12 +93,23 @@ interface Context {
   readonly past: boolean
 }
 
-const groupPhrase = (ctx: Context, possessive: boolean, afterCoordination: boolean) => {
+/** "We" as the speaker's household ("family" cue) or as the speaker and people not named: never invented friends. */
+const groupPhrase = (ctx: Context, possessive: boolean, afterCoordination: boolean, object: boolean) => {
   const { self, other } = ctx.voice
-  if (afterCoordination) return possessive ? "their" : "they"
+  if (afterCoordination) return possessive ? "their" : object ? "them" : "they"
   if (ctx.shared) return possessive ? `${self} and ${other}'s` : `${self} and ${other}`
   if (possessive) return `${self}'s`
-  return ctx.family ? `${self}'s family` : `${self} and friends`
+  return ctx.family ? `${self}'s family` : `${self} and others`
+}
+
+/** A verb between the start of the clause and `end`: "…my life and I've made" is two clauses, "Ines and I" one subject. */
+const afterVerb = (tokens: ReadonlyArray<Token>, end: number) => {
+  for (let j = end - 1; j >= 0; j--) {
+    const t = tokens[j]
+    if (t === undefined || /PUNCT|SCONJ/.test(t.pos)) return false
+    if (/VERB|AUX/.test(t.pos)) return true
+  }
+  return false
 }
 
 /** Rewrites the tokens in the third person; the result has no first-person pronoun. */
@@ -114,7 +127,8 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
     const next = tokens[i + 1]
     const before = tokens[i - 2]
     if (l === "i" || l === "i'm" || (l === "im" && t.value === "Im")) {
-      const plural = prev?.lower === "and" && before !== undefined && /NOUN|PROPN|PRON/.test(before.pos)
+      const plural =
+        prev?.lower === "and" && before !== undefined && /NOUN|PROPN|PRON/.test(before.pos) && !afterVerb(tokens, i - 1)
       if (plural) coordinated = true
       put(t, self, out.length === 0 ? "" : " ")
       if (l !== "i") put(t, "is", " ")
@@ -147,10 +161,12 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
     if (l === "yourself") return put(t, "themself")
     if (T.groupWords.has(l)) {
       const possessive = l === "our" || l === "ours"
-      const phrase = l === "ourselves" ? "themselves" : groupPhrase(ctx, possessive, coordinated)
+      const phrase = l === "ourselves" ? "themselves" : groupPhrase(ctx, possessive, coordinated, l === "us")
       if (l === "we") coordinated = true
       return put(t, phrase)
     }
+    const expanded = prev?.lower === "we" ? T.groupContractions[l] : undefined
+    if (expanded !== undefined) return put(t, expanded, " ")
     if (pending) {
       if (T.agreementSkips.has(l) || (t.pos === "ADV" && !/^(so|then|there|here|now)$/.test(l))) return put(t, t.value)
       pending = false
@@ -189,36 +205,18 @@ export const rewrite = (tokens: ReadonlyArray<Token>, ctx: Context, capitalise =
   return capitalise ? text.charAt(0).toUpperCase() + text.slice(1) : text
 }
 
-const dropped: Readonly<Record<string, string>> = {
-  gonna: "is going to",
-  wanna: "wants to",
-  gotta: "has to",
-  been: "has been"
-}
-
-const subjectless = (tokens: ReadonlyArray<Token>, voice: Voice) => {
-  const first = tokens[0]
-  if (first === undefined || tokens.filter(wordLike).length < 4) return undefined
-  if (tokens.some((t) => /^(i|i'm|we|you|he|she|they|it|this|that|there)$/.test(t.lower))) return undefined
-  const fixed = dropped[first.lower]
-  if (fixed !== undefined) return { text: `${voice.self} ${fixed}`, drop: 1 }
-  if (first.pos === "VERB" && /ed$/.test(first.lower) && first.lower !== first.lemma)
-    return { text: voice.self, drop: 0 }
-  if (first.pos === "VERB" && /^(went|got|had|made|took|saw|met|ran|bought|found|began|came)$/.test(first.lower)) {
-    return { text: voice.self, drop: 0 }
-  }
-  return undefined
-}
-
 const pastCue = /\b(yesterday|ago|last|earlier|once|when (i|we) was|back then|used to)\b/
-const familyCue = /\b(kids?|children|wife|husband|family|mom|dad|parents|son|daughter|baby|partner)\b/
+const familyCue = /\b(kids?|children|wife|husband|family|fam|mom|mum|dad|parents|sons?|daughters?|baby|partner)\b/
 
-/** Analyses one English sentence spoken by `voice`. */
-export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): Analysis => {
+/**
+ * Analyses one English sentence spoken by `voice`; `utterance` (the whole turn, lower-cased) tells whether
+ * "we" in it is the speaker's family ("Here's my family at the beach. We love it").
+ */
+export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice, utterance = ""): Analysis => {
   const original = plainOf(sentence)
   if (isFiller(sentence, voice)) return notFact("filler", original)
   const asked = sentence.some((t) => t.value.includes("?"))
-  const stated = splitQuestion(trimEnds(dropLead(trimEnds(sentence), voice)), asked)
+  const stated = splitQuestion(trimEnds(dropLead(trimEnds(sentence), voice)), asked, voice)
   if (stated === undefined) return notFact("question", original)
   if (stated.length === 0 || isFiller(stated, voice)) return notFact("filler", original)
   const plain = plainOf(stated)
@@ -229,7 +227,7 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
     /\blet's\b/.test(plain) ||
     (stated.some((t) => T.groupWords.has(t.lower)) &&
       stated.some((t) => T.otherWords.has(t.lower) || t.lower === other))
-  const family = familyCue.test(plain)
+  const family = familyCue.test(plain) || (!T.sharedCue.test(plain) && familyCue.test(utterance))
   const ctx: Context = { voice, shared: shared || (!voice.human && !family), family, past: pastCue.test(plain) }
   const called = T.callMe.exec(plain)
   if (called?.[1] !== undefined) {
@@ -268,16 +266,23 @@ export const analyseEnglish = (sentence: ReadonlyArray<Token>, voice: Voice): An
     }
   }
   if (T.remarks.some((re) => re.test(plain))) return notFact("remark", original)
+  const speaks = stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))
+  if (!speaks && isCorrection(plainOf(trimEnds(sentence)), plain) && stated.filter(wordLike).length >= 3) {
+    const what = rewrite(stated, ctx, false)
+    return { kind: "fact", text: `${voice.self} corrected: ${what}`, topics: topicsIn(what, T.topics), shared: false }
+  }
   const lead = subjectless(stated, voice)
-  if (lead === undefined && !stated.some((t) => T.selfWords.has(t.lower) || T.groupWords.has(t.lower))) {
-    return notFact("remark", original)
+  if (lead === undefined && !speaks) return notFact("remark", original)
+  if (lead !== undefined && lead.implied !== "") {
+    const implied = `${lead.implied} ${plain}`
+    if (T.remarks.some((re) => re.test(implied)) || isFiller(stated, voice)) return notFact("remark", original)
   }
   if (stated.filter(wordLike).length < 3) return notFact("remark", original)
   const body = rewrite(lead === undefined ? stated : stated.slice(lead.drop), ctx, false)
   const text =
-    lead === undefined
+    lead === undefined || lead.text === ""
       ? body.charAt(0).toUpperCase() + body.slice(1)
-      : `${lead.text} ${body.charAt(0).toLowerCase()}${body.slice(1)}`
+      : `${lead.text}${/^(n't|')/.test(body) ? "" : " "}${body.charAt(0).toLowerCase()}${body.slice(1)}`
   const found = topicsIn(text.toLowerCase(), T.topics)
   const together = ctx.shared && stated.some((t) => T.groupWords.has(t.lower))
   const both = shared || together

@@ -7,7 +7,7 @@ import type { Topic } from "./Clause.js"
 
 /** Phrases that make up fillers; a sentence of nothing but these (and filler words) is not a fact. */
 export const fillerPhrases =
-  /\b(thank you|thanks a lot|see you|talk to you|you too|me too|same here|i see|i know|i agree|i understand|i guess so|i think so|i hope so|i bet|i'd love to|i would love to|i'm in|got it|sounds (good|great|fun|nice|like fun|like a plan|amazing|awesome|lovely|perfect)|that's (great|awesome|cool|nice|amazing|wonderful|good|true|right|fine|okay|ok|so cool|funny|sweet|lovely|perfect|interesting|crazy|wild|too bad|a shame)|no problem|no worries|of course|good (morning|night|afternoon|evening|luck|job|idea|point|one)|take care|welcome back|how are you|how about you|what about you|you know|oh my god|oh my gosh|for sure|not really|not yet|me neither|fair enough|all right|nice to meet you|glad to hear( that| it)?|happy to hear( that| it)?|sorry to hear( that| it)?)\b/g
+  /\b(thank you|thanks a lot|see you|talk to you|you too|me too|same here|i see|i know|i agree|i understand|i guess so|i think so|i hope so|i bet|i'd love to|i would love to|i'm in|got it|sounds (good|great|fun|nice|like fun|like a plan|amazing|awesome|lovely|perfect)|that's (great|awesome|cool|nice|amazing|wonderful|good|true|right|fine|okay|ok|so cool|funny|sweet|lovely|perfect|interesting|crazy|wild|too bad|a shame)|no problem|no worries|of course|good (morning|night|afternoon|evening|luck|job|idea|point|one)|take care|welcome back|how are you|how about you|what about you|you know|oh my god|oh my gosh|for sure|not really|not yet|me neither|fair enough|all right|nice to meet you|glad to hear( that| it)?|happy to hear( that| it)?|sorry to hear( that| it)?|we'll see|we('re| are) (good|fine|cool|ok|okay|all good|even))\b/g
 
 export const fillerWords = new Set(
   (
@@ -51,18 +51,20 @@ export const leadWords = new Set(
 
 /** Reactions to the listener and passing remarks: statements, but not facts. */
 export const remarks: ReadonlyArray<RegExp> = [
-  /^i('m| am) (so |really |very |just |truly |super |sooo* )*(glad|happy|sorry|proud|thrilled|excited|impressed|jealous|relieved|touched|grateful|thankful) (for you|to hear|you|that you|of you|about that|for that|it|u)\b/,
+  /^i('m| am) (so |really |very |just |truly |super |sooo* )*(glad|happy|sorry|proud|thrilled|excited|impressed|jealous|relieved|touched|grateful|thankful) (for you|to hear|you|that you|of you|about that|for that|it|u|to help|to be (here|there))\b/,
   /^i('m| am) (so |really |very )*(glad|happy|sorry|proud|thrilled|impressed)$/,
   /^i (really |sure |truly )?(hope|bet|wish) (you|u|that you|it|so|things)\b/,
   /^i('m| am) (sure|certain|positive|confident) (you|it|that|they|he|she)\b/,
-  /^i (can't|cannot|can not) (wait to (hear|see what)|believe (it|that|you|this))\b/,
+  /^i (can't|cannot|can not) (wait to (hear|see (what|you|it|them|how)|meet you|talk)|believe (it|that|you|this)|complain)\b/,
   /^i (totally |completely |definitely |fully )?(agree|understand|get it|see what you mean|feel you|hear you|know what you mean|know right)\b/,
   /^i (think|guess|believe|feel|suppose) (so|not|that's|it's|you|it|this|they)\b/,
-  /^i('m| am) (just |finally |now |so )?(back|home|here|off|leaving|heading (out|off|home|to bed)|going to (bed|sleep)|gonna (sleep|go to bed))( from (work|school|the office|the gym|class|shopping))?( (now|today|for the day|for today|for now))?$/,
+  /^i('m| am) (just |finally |now |so )?(back|home|here|off|leaving|heading (out|off|home|to bed)|going to (bed|sleep)|gonna (sleep|go to bed)|off to (bed|sleep|work|school|class|the gym))( from (work|school|the office|the gym|class|shopping))?( (now|today|for the day|for today|for now))?$/,
   /^i('m| am) (so |really |very |a bit |a little |kinda |kind of |pretty |super |quite |still )*(tired|sleepy|hungry|bored|fine|good|ok|okay|great|well|alright|busy|exhausted|awake|cold|hot|sick of it)( (today|now|right now|tonight|lol|haha|too|as well))?$/,
   /^i (just |finally )?(got (home|back|up|off work)|woke up|came back|came home|finished work|am back)( from (work|school|the office|the gym|class|shopping))?( (now|today|just now))?$/,
   /^i('ll| will) (be right back|talk to you|see you|let you know|catch you|try|think about it|keep (that|it) in mind)\b/,
   /^i('m| am) (not sure|curious|wondering|listening|all ears)\b/,
+  /^i (gotta|have to|need to|must|got to|'ve got to|('ve|'d) better) (run|go|leave|head (out|off|home)|bounce|dash|sleep|jet|split)\b/,
+  /^i('m| am) (so |really |just )?looking forward to (it|that|this|seeing|hearing|talking)\b/,
   /^i (love|like|adore|appreciate|enjoy) (that|this|it|how you|what you|your (idea|answer|attitude|enthusiasm|energy|advice))\b/,
   /^i (was|am|'m) (just )?(kidding|joking)\b/,
   /^i (was|am|'m) (just |really |so |a bit )?(busy|tired|away|asleep|out|afk)( (today|earlier|yesterday|at work|all day))?$/
@@ -73,6 +75,17 @@ export const questionStarts = new Set(
     " "
   )
 )
+
+/** Question words that open a statement when no question mark follows ("When I was younger, …"). */
+export const whWords = new Set("what where when why how who whom which whose".split(" "))
+
+/** "We"'s contractions, written out after the group's name ("Master and others are"). */
+export const groupContractions: Readonly<Record<string, string>> = {
+  "'re": "are",
+  "'ve": "have",
+  "'ll": "will",
+  "'d": "would"
+}
 
 export const selfWords = new Set(["i", "me", "my", "mine", "myself", "i'm", "im", "i'd", "i've", "i'll"])
 export const groupWords = new Set(["we", "us", "our", "ours", "ourselves"])
@@ -123,7 +136,7 @@ export const topics: ReadonlyArray<readonly [Topic, RegExp]> = [
   ],
   [
     "pet",
-    /\b(cats?|dogs?|kittens?|pupp(y|ies)|pets?|hamsters?|rabbits?|bunn(y|ies)|parrots?|birds?|fish|turtles?|horses?|guinea pigs?|lizards?|snakes?|ferrets?)\b/
+    /\b(cats?|dogs?|kittens?|pupp(y|ies)|pets?|hamsters?|rabbits?|bunn(y|ies)|parrots?|birds?|fish|turtles?|horses?|guinea pigs?|lizards?|snakes?|ferrets?|corgis?|poodles?|labradors?|retrievers?|greyhounds?|terriers?|beagles?|huskies|husky|spaniels?|chihuahuas?|dachshunds?|pugs?|shepherds?|tabby|budgies?|cockatiels?|geckos?|tortoises?)\b/
   ],
   [
     "work",
