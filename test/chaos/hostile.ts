@@ -41,6 +41,9 @@ const named: ReadonlyArray<readonly [string, string, boolean]> = [
   ["GET", "/get_settings/", false],
   ["GET", "/get_persona/", false],
   ["GET", "/followup_topics/", false],
+  ["GET", "/prompt-locale/", false],
+  ["PUT", "/prompt-locale/", true],
+  ["POST", "/release_character/", false],
   ["GET", "/api/memory/funnel/", false],
   ["GET", "/api/memory/browser/", false],
   ["GET", "/api/memory/statecharts/", false]
@@ -55,6 +58,7 @@ const bodied: ReadonlyArray<string> = [
   "/api/memory/review_config"
 ]
 const plain: ReadonlyArray<readonly [string, string]> = [
+  ["GET", "/"],
   ["GET", "/health"],
   ["GET", "/memory_browser"],
   ["GET", "/statecharts"],
@@ -196,7 +200,7 @@ export const generate = (rng: Prng, port: number): Hostile => {
   }
   if (kind === "unknown-route") {
     const path = rng.pick([
-      "/",
+      "/index.html",
       "/admin",
       "/../../etc/passwd",
       "/cache",
