@@ -66,7 +66,8 @@ export const paramsOf = (t: Tunables): TurnIndex.TurnTierParams => ({
 /** Query terms and the speakers the query names (names removed from the terms). */
 export const analyzeQuery = (
   query: string,
-  names: { readonly master: string; readonly character: string }
+  names: { readonly master: string; readonly character: string },
+  analyzer: (text: string) => Array<string> = analyze
 ): { readonly terms: Array<string>; readonly named: Set<TurnIndex.Speaker> } => {
   const named = new Set<TurnIndex.Speaker>()
   let text = query
@@ -80,14 +81,16 @@ export const analyzeQuery = (
     named.add(who)
     text = text.replace(pattern, " ")
   }
-  return { terms: analyze(text), named }
+  return { terms: analyzer(text), named }
 }
 
+/** `analyzer` makes the terms of turns and queries (the tier's `analyze`, plus concept terms by default). */
 export const make = (
   tunables: Tunables,
-  fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>,
+  analyzer: (text: string) => Array<string> = analyze
 ) => {
-  let index = TurnIndex.make(paramsOf(tunables))
+  let index = TurnIndex.make(paramsOf(tunables), analyzer)
   const texts = new Map<number, { readonly text: string; readonly timestamp: string; readonly type: string }>()
   const hashes = new Map<number, string>()
   const hashOf = (rowId: number, text: string) => {
@@ -150,7 +153,7 @@ export const make = (
   ) =>
     Effect.gen(function* () {
       yield* refresh(state)
-      const { terms, named } = analyzeQuery(query, names)
+      const { terms, named } = analyzeQuery(query, names, analyzer)
       const semantic = tunables.recall_turn_vector_weight > 0 ? nearest(state, vector) : []
       const lexical = index.search(terms, named, semantic.length > 0 ? index.size() : limit)
       const hits = TurnVectorIndex.fuseTurns(lexical, semantic, {
@@ -179,39 +182,10 @@ export const make = (
 
   /** Drops the index (the speakers' names changed). */
   const reset = () => {
-    index = TurnIndex.make(paramsOf(tunables))
+    index = TurnIndex.make(paramsOf(tunables), analyzer)
     texts.clear()
     hashes.clear()
   }
 
   return { search, reset }
-}
-
-/**
- * Reciprocal-rank fusion of the memory rows and the turn rows (Σ weight / (k + rank)), ties in memory-first
- * order, cut at `total`; each row's score becomes its fused score.
- */
-export const mergeTurns = (
-  memories: ReadonlyArray<RecallRow>,
-  turns: ReadonlyArray<RecallRow>,
-  k: number,
-  turnWeight: number,
-  total: number
-): Array<RecallRow> => {
-  const scored = new Map<string, { row: RecallRow; score: number; order: number }>()
-  let order = 0
-  for (const [list, weight] of [
-    [memories, 1],
-    [turns, turnWeight]
-  ] as const)
-    list.forEach((row, rank) => {
-      const key = `${row.tier}\u0000${row.id}`
-      const entry = scored.get(key) ?? { row, score: 0, order: order++ }
-      entry.score += weight / (k + rank + 1)
-      scored.set(key, entry)
-    })
-  return [...scored.values()]
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, Math.max(0, total))
-    .map((e) => ({ ...e.row, score: Math.round(e.score * 1e6) / 1e6 }))
 }

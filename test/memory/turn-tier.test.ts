@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { analyzeQuery, mergeTurns, timestampMillis } from "../../src/recall/TurnTier.js"
+import { analyzeQuery, timestampMillis } from "../../src/recall/TurnTier.js"
+import { mergeTiers } from "../../src/recall/MergeTiers.js"
 import type { RecallRow } from "../../src/recall/RecallTypes.js"
 import { analyze, stemWord } from "../../src/recall/TurnAnalyzer.js"
 import * as TurnIndex from "../../src/recall/TurnIndex.js"
@@ -107,7 +108,12 @@ describe("raw-turn tier", () => {
   })
 
   it("fuses memory rows and turn rows by weighted RRF up to the cap", () => {
-    const merged = mergeTurns([row("fact", "f1"), row("fact", "f2")], [row("turn", "turn:1")], 60, 2, 2)
+    const merged = mergeTiers([row("fact", "f1"), row("fact", "f2")], [row("turn", "turn:1")], new Map(), {
+      k: 60,
+      turnWeight: 2,
+      total: 2,
+      memorySlots: 0
+    })
     assert.deepStrictEqual(
       merged.map((r) => r.id),
       ["turn:1", "f1"]
