@@ -6,6 +6,8 @@
  *   row of its own: the fact(s) made from it take its place (a fact's score is the better of its own and its
  *   source turn's), so the answer does not spend two rows on one statement and a fact whose source turn
  *   matches stands where that turn would;
+ * - a short turn that matched only through its neighbours' words is left out when a better-ranked row already shows
+ *   one of those neighbours (a turn within two rows of it, or a fact made from one): it only echoes that row;
  * - the memory rows that cleared their own floors keep at least `memorySlots` of the `total` rows (fewer when
  *   fewer were found): the weakest turns give their places to the best memory rows left out.
  * Ties keep memory-first order; each row's score becomes its fused score (6 decimals).
@@ -13,6 +15,8 @@
 import type { RecallRow } from "./RecallTypes.js"
 
 export interface MergeParams {
+  /** Short turn rows matched only through their neighbours' terms (TurnIndex `borrowed`, TurnTier `isShort`). */
+  readonly borrowed?: ReadonlySet<number> | undefined
   readonly k: number
   readonly turnWeight: number
   readonly total: number
@@ -55,7 +59,18 @@ export const mergeTiers = (
     if (known) known.score += add
     else scored.set(key, { row, score: add, order: order++, memory: false })
   })
-  const ranked = [...scored.values()].sort((a, b) => b.score - a.score || a.order - b.order)
+  const sorted = [...scored.values()].sort((a, b) => b.score - a.score || a.order - b.order)
+  const shown = new Set<number>()
+  const ranked = sorted.filter((s) => {
+    const rows = s.memory ? (sources.get(s.row.id) ?? []) : (s.row.source_row_ids ?? [])
+    const echo =
+      !s.memory &&
+      rows.every((id) => p.borrowed?.has(id) === true) &&
+      rows.some((id) => [id - 2, id - 1, id + 1, id + 2].some((n) => shown.has(n)))
+    if (echo) return false
+    rows.forEach((id) => shown.add(id))
+    return true
+  })
   const chosen = ranked.slice(0, total)
   const reserve = Math.min(Math.max(0, p.memorySlots), total, ranked.filter((s) => s.memory).length)
   let memoriesIn = chosen.filter((s) => s.memory).length

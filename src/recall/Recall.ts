@@ -205,17 +205,18 @@ export const make = (deps: {
         const found = hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t)
         const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
         const speakers = { master: names[0] ?? "", character: names[1] ?? "" }
-        const turnRows = withTurns
+        const turnHits = withTurns
           ? yield* turns.search(
               state,
               folded ?? queryText,
               speakers,
-              t.hybrid_recall_budget_total + found.rows.length,
+              2 * t.hybrid_recall_budget_total + found.rows.length,
               vectors === undefined ? undefined : { modelId: vectors.modelId, vector: vectors.query }
             )
-          : []
-        const rows = withTurns
-          ? mergeTiers(found.rows, turnRows, found.sources ?? new Map(), {
+          : undefined
+        const rows = turnHits
+          ? mergeTiers(found.rows, turnHits.rows, found.sources ?? new Map(), {
+              borrowed: turnHits.borrowed,
               k: t.hybrid_recall_rrf_k,
               turnWeight: t.recall_turn_rrf_weight,
               total: t.hybrid_recall_budget_total,

@@ -5,7 +5,8 @@
  * rebuilds the index. A turn's text is its content string or the text parts of a part list (what N.E.K.O.'s
  * client sends); a turn without text is not indexed. A query names a speaker when it contains the master's or the character's name (the
  * name is then removed from the query terms and that speaker's turns are boosted). Rows come back as
- * `tier: "turn"` recall rows carrying their `source_row_ids`.
+ * `tier: "turn"` recall rows carrying their `source_row_ids`, with the row ids of the short hits (five words at most)
+ * that only borrowed their match from their neighbours (TurnIndex).
  */
 import { Effect, Option, Schema } from "effect"
 import { contentText } from "../domain/Message.js"
@@ -51,6 +52,16 @@ const speakerOf = (type: string): TurnIndex.Speaker =>
   type === "human" ? "master" : type === "ai" ? "character" : "other"
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const words = new Intl.Segmenter("und", { granularity: "word" })
+const SHORT_WORDS = 5
+
+/** A turn of at most five words (an acknowledgement, a greeting): too short to carry anything of its own. */
+export const isShort = (text: string): boolean => {
+  let n = 0
+  for (const w of words.segment(text)) if (w.isWordLike && ++n > SHORT_WORDS) return false
+  return true
+}
 
 export const paramsOf = (t: Tunables): TurnIndex.TurnTierParams => ({
   k1: t.bm25_k1,
@@ -161,7 +172,10 @@ export const make = (
         weight: tunables.recall_turn_vector_weight,
         limit
       })
-      return hits.map((h): RecallRow => {
+      const borrowed = new Set(
+        hits.filter((h) => h.borrowed === true && isShort(texts.get(h.rowId)?.text ?? "")).map((h) => h.rowId)
+      )
+      const rows = hits.map((h): RecallRow => {
         const stored = texts.get(h.rowId)
         return {
           id: `turn:${h.rowId}`,
@@ -178,6 +192,7 @@ export const make = (
           source_row_ids: [h.rowId]
         }
       })
+      return { rows, borrowed }
     })
 
   /** Drops the index (the speakers' names changed). */

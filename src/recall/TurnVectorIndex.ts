@@ -5,7 +5,8 @@
  * turns the model does not embed (no vector). `fuseTurns` makes the tier's ranking: the lexical score of a
  * turn (after the relative floor) plus `weight` × its cosine rescaled between the `rank`-th best cosine
  * (0) and the best (1) — a scale-free weighted sum, so a model with other cosine ranges needs no retuning
- * of the scale; turns at or below the reference cosine get no vector part.
+ * of the scale; turns at or below the reference cosine get no vector part. A lexical hit stays `borrowed` only
+ * without a vector part.
  */
 import type { TurnHit } from "./TurnIndex.js"
 
@@ -94,17 +95,24 @@ export const fuseTurns = (
   p: FuseParams
 ): Array<TurnHit> => {
   const scores = new Map<number, number>()
+  const borrowed = new Set<number>()
   const cut = (lexical[0]?.score ?? 0) * p.floor
-  for (const h of lexical) if (p.floor <= 0 || h.score >= cut) scores.set(h.rowId, h.score)
+  for (const h of lexical)
+    if (p.floor <= 0 || h.score >= cut) {
+      scores.set(h.rowId, h.score)
+      if (h.borrowed === true) borrowed.add(h.rowId)
+    }
   const top = semantic[0]?.score
   const ref = semantic[semantic.length - 1]?.score
   if (p.weight > 0 && top !== undefined && ref !== undefined && top > ref)
     for (const h of semantic) {
       const part = (h.score - ref) / (top - ref)
-      if (part > 0) scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + p.weight * part)
+      if (part <= 0) continue
+      scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + p.weight * part)
+      borrowed.delete(h.rowId)
     }
   return [...scores.entries()]
-    .map(([rowId, score]) => ({ rowId, score }))
+    .map(([rowId, score]) => ({ rowId, score, borrowed: borrowed.has(rowId) }))
     .sort((a, b) => b.score - a.score || a.rowId - b.rowId)
     .slice(0, Math.max(0, p.limit))
 }

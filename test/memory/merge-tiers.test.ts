@@ -38,6 +38,25 @@ describe("mergeTiers", () => {
     expect(merged.map((r) => r.id)).toEqual(["turn:1", "turn:2", "f1", "r1"])
   })
 
+  it("leaves out a short turn that only echoes a neighbour already shown", () => {
+    const echo = new Set([2, 5])
+    const rows = [
+      row("turn", "turn:1", [1]),
+      row("turn", "turn:2", [2]),
+      row("turn", "turn:5", [5]),
+      row("turn", "turn:9", [9])
+    ]
+    const merged = mergeTiers([], rows, new Map(), { ...params, borrowed: echo })
+    expect(merged.map((r) => r.id)).toEqual(["turn:1", "turn:5", "turn:9"])
+    const afterFact = mergeTiers(
+      [row("fact", "f8")],
+      [row("turn", "turn:8", [8]), row("turn", "turn:9", [9])],
+      new Map([["f8", [8]]]),
+      { ...params, borrowed: new Set([9]) }
+    )
+    expect(afterFact.map((r) => r.id)).toEqual(["f8"])
+  })
+
   it("reserves no more memory slots than memory rows were found", () => {
     const merged = mergeTiers([row("fact", "f1")], turns(6), new Map(), { ...params, memorySlots: 3 })
     expect(merged.map((r) => r.id)).toEqual(["turn:1", "turn:2", "turn:3", "f1"])
