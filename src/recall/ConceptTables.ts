@@ -44,6 +44,7 @@ export const concepts: ReadonlyArray<Concept> = [
     en: "nurse teacher doctor lawyer engineer programmer developer designer chef cook firefighter accountant pediatrician dentist",
     cjk: "师 員 员 护士 医生"
   },
+  { id: "worktime", en: "shift shifts overtime nights", cjk: "加班 下班 上班 夜班 早班 残業 夜勤 シフト 定時" },
   { id: "boss", en: "boss manager supervisor", cjk: "上司 老板 领导 经理 主管 部长 課長 部長 店長 店长" },
   { id: "colleague", en: "colleague coworker", cjk: "同事 同僚 同期 职场 職場" },
   // family
@@ -71,7 +72,7 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     id: "partner",
     en: "partner boyfriend girlfriend husband wife spouse fiance fiancee dating",
-    cjk: "老公 老婆 丈夫 妻子 爱人 对象 男朋友 女朋友 男友 女友 恋人 彼氏 彼女 旦那 夫 妻 嫁 奥さん 交往 谈恋爱 付き合"
+    cjk: "老公 老婆 丈夫 妻子 爱人 对象 男朋友 女朋友 男友 女友 恋人 彼氏 彼女 旦那 夫 妻 嫁 奥さん 交往 谈恋爱 在一起 付き合"
   },
   { id: "marriage", en: "married marry marriage wedding", cjk: "结婚 婚 結婚" },
   { id: "ex", en: "ex", cjk: "前男友 前女友 前夫 前妻 元彼 元カレ 元カノ 元夫 元妻" },
@@ -112,15 +113,17 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     id: "dislike",
+    broader: ["aversion"],
     en: "hate hates dislike dislikes",
     cjk: "讨厌 不喜欢 烦 受不了 苦手 嫌い 無理 我慢できない 耐えられない 嫌 不吃 食べられない"
   },
-  { id: "fear", en: "afraid scared fear terrified phobia", cjk: "怕 恐惧 怖い 恐い 怖 恐怖" },
+  { id: "fear", broader: ["aversion"], en: "afraid scared fear terrified phobia", cjk: "怕 恐惧 怖い 恐い 怖 恐怖" },
+  { id: "aversion", en: "avoid", cjk: "避け 不敢" },
   // health
   {
     id: "health",
-    en: "health sick ill illness pain asthma allergy allergic condition injury injured",
-    cjk: "病 痛 健康 身体 体 调子 調子 具合 医院 病院 过敏 アレルギー 失眠 哮喘 喘息 腰 悪い 整体 怪我 受伤"
+    en: "health sick ill illness pain asthma allergy allergic condition injury injured broke broken fracture hurt",
+    cjk: "病 痛 健康 身体 体 调子 調子 具合 医院 病院 过敏 アレルギー 失眠 哮喘 喘息 腰 悪い 整体 怪我 受伤 骨折 摔"
   },
   { id: "allergy", broader: ["health"], en: "allergy allergic", cjk: "过敏 アレルギー" },
   { id: "sleep", en: "sleep insomnia asleep", cjk: "睡 眠 失眠 寝 不眠" },
@@ -150,6 +153,13 @@ export const concepts: ReadonlyArray<Concept> = [
     en: "trip travel travelling traveling holiday vacation visit",
     cjk: "旅游 旅行 出差 去玩 旅 観光 游玩"
   },
+  // plans and time spans
+  {
+    id: "plan",
+    en: "plan plans planning goal goals dream dreams someday future",
+    cjk: "将来 いつか 夢 目標 目标 梦想 理想 打算 计划 計画 予定 つもり 以后想 有一天"
+  },
+  { id: "duration", en: "long", cjk: "多久 多长时间 几年 年了 个月了 何年 どのくらい どれくらい 年になり" },
   // study
   {
     id: "study",
