@@ -5,8 +5,8 @@
  * turns the model does not embed (no vector). `fuseTurns` makes the tier's ranking: the lexical score of a
  * turn (after the relative floor) plus `weight` × its cosine rescaled between the `rank`-th best cosine
  * (0) and the best (1) — a scale-free weighted sum, so a model with other cosine ranges needs no retuning
- * of the scale; turns at or below the reference cosine get no vector part. A lexical hit stays `borrowed` only
- * without a vector part.
+ * of the scale; turns at or below the reference cosine get no vector part. A lexical hit keeps its `borrowed`
+ * mark (a lexical property: a vector part does not give a turn words of its own).
  */
 import type { TurnHit } from "./TurnIndex.js"
 
@@ -107,9 +107,7 @@ export const fuseTurns = (
   if (p.weight > 0 && top !== undefined && ref !== undefined && top > ref)
     for (const h of semantic) {
       const part = (h.score - ref) / (top - ref)
-      if (part <= 0) continue
-      scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + p.weight * part)
-      borrowed.delete(h.rowId)
+      if (part > 0) scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + p.weight * part)
     }
   return [...scores.entries()]
     .map(([rowId, score]) => ({ rowId, score, borrowed: borrowed.has(rowId) }))
