@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { textHash } from "../../src/facts/Fact.js"
-import { post, serverSuite } from "../support/server.js"
+import { history, post, serverSuite } from "../support/server.js"
 
 const fact = (id: string, text: string) => ({
   id,
@@ -84,5 +84,48 @@ describe("recall of paraphrased questions over HTTP with vectors on", () => {
     const cjk = questions.filter(([q]) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(q))
     const hits = cjk.filter(([query, id]) => (found.get(query) ?? []).slice(0, 2).includes(id))
     assert.isBelow(hits.length, cjk.length / 2, hits.map(([q]) => q).join(" "))
+  })
+
+  it("answers with the facts made from the turns, not the turns again nor the replies that only echo them", async () => {
+    const server = await startWithVectors(temp.memory)
+    const said = [
+      ["我姐姐是一名律师，在北京工作。", "这样啊！"],
+      ["我养了一只柯基，名字叫可乐。", "好可爱！"],
+      ["My older sister Rachel is a pediatrician in Denver.", "Oh nice!"]
+    ]
+    for (const [user, reply] of said) {
+      const res = await post(
+        `${server.url}/cache/Echo`,
+        history([
+          { role: "user", content: user },
+          { role: "assistant", content: reply }
+        ])
+      )
+      assert.strictEqual(res.status, 200)
+    }
+    await post(`${server.url}/internal/maintenance/run_once`, JSON.stringify({ character: "Echo" }))
+    const ask = async (query: string) =>
+      JSON.parse((await post(`${server.url}/query_memory/Echo`, JSON.stringify({ query }))).text)
+        .results as ReadonlyArray<{
+        tier: string
+        text: string
+      }>
+    for (const [query, key, reply] of [
+      ["我姊姊做什麼工作？", "律师", "这样啊！"],
+      ["我的狗叫什么？", "可乐", "好可爱！"],
+      ["What does my sister do for a living?", "pediatrician", "Oh nice!"]
+    ] as const) {
+      const rows = await ask(query)
+      assert.strictEqual(rows[0]?.tier, "fact", `${query}: ${JSON.stringify(rows)}`)
+      assert.include(rows[0]?.text, key)
+      assert.isUndefined(
+        rows.find((r) => r.tier === "turn" && r.text.includes(key)),
+        "the fact stands in for its turn"
+      )
+      assert.isUndefined(
+        rows.find((r) => r.text === reply),
+        "the reply only echoes it"
+      )
+    }
   })
 })
