@@ -25,7 +25,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     id: "home",
-    en: "live lives lived flat apartment roommate flatmate housemate",
+    en: "live lives lived flat apartment house home roommate flatmate housemate",
     cjk: "住 家在 搬家 搬到 搬去 公寓 宿舍 合租 室友 暮らし 暮らす 引っ越 マンション アパート ルームメイト 同居 一人暮らし"
   },
   // work
