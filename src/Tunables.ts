@@ -58,6 +58,8 @@ export const tunableDefaults = {
   recall_turn_session_gap_minutes: 30,
   recall_turn_dates: true,
   recall_turn_rrf_weight: 2,
+  recall_memory_slots: 3,
+  recall_concepts: true,
   recall_turn_relative_floor: 0.35,
   recall_turn_vector_weight: 0.3,
   recall_turn_vector_reference_rank: 100,

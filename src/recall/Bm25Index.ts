@@ -5,8 +5,10 @@
  * follows N.E.K.O.: idf = ln((N − n + 0.5) / (n + 0.5) + 1), terms with idf ≤ 0 skipped, only documents
  * with a positive score returned. `search` may combine several indexes (one per subject partition) and
  * restrict the corpus (`Except` a few ids, or `Only` those a predicate keeps); the statistics are then those
- * of the restricted union, as if the pool had been filtered before scoring.
+ * of the restricted union, as if the pool had been filtered before scoring. Concept terms (`§…`, Concepts.ts)
+ * annotate a document without lengthening it.
  */
+import { CONCEPT_MARK } from "./Concepts.js"
 
 interface Term {
   readonly term: string
@@ -88,7 +90,7 @@ export const make = (): Bm25Index => {
       }
       term.postings.set(slot, n)
       terms.push(term)
-      length += n
+      if (!t.startsWith(CONCEPT_MARK)) length += n
     }
     docs[slot] = { id, length, terms }
     slots.set(id, slot)

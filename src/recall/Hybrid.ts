@@ -55,6 +55,8 @@ export interface HybridQuery extends PoolQuery {
 export interface Recalled {
   readonly rows: ReadonlyArray<RecallRow>
   readonly candidatesTotal: number
+  /** The source turns (`time_indexed_original` row ids) of the rows that have them, by row id. */
+  readonly sources?: ReadonlyMap<string, ReadonlyArray<number>> | undefined
 }
 
 interface Ranked extends Bm25.Hit {
@@ -208,7 +210,9 @@ export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTuna
     t.hybrid_recall_rrf_k,
     t.hybrid_recall_budget_total
   )
-  return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size }
+  const sources = new Map<string, ReadonlyArray<number>>()
+  for (const f of fused) if (f.item.sourceRowIds.length > 0) sources.set(f.item.id, f.item.sourceRowIds)
+  return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size, sources }
 }
 
 /**

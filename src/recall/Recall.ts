@@ -11,7 +11,9 @@
  * of cached vectors by memory id; without it (or when it yields nothing) recall is BM25 only.
  * With `recall_turn_tier` on (the default), a text query without subjects and without a time window also searches the raw
  * turns (TurnTier.ts; lexical, plus the query vector against the turn vectors when there are any) and fuses
- * them with the memory rows by RRF (`recall_turn_rrf_weight` on the turn list).
+ * them with the memory rows (MergeTiers.ts: weighted RRF, `recall_turn_rrf_weight` on the turn list; a turn a recalled
+ * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
+ * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -29,6 +31,9 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import type { CharacterState } from "../character/CharacterState.js"
 import * as TurnTier from "./TurnTier.js"
+import { mergeTiers } from "./MergeTiers.js"
+import * as Concepts from "./Concepts.js"
+import { analyze } from "./TurnAnalyzer.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */
 export type VectorSeam = (input: {
@@ -95,7 +100,9 @@ export const make = (deps: {
         return out
       })
 
-    const turns = TurnTier.make(t, fold)
+    let concepts: Concepts.ConceptMatcher | undefined
+    const withConcepts = (text: string) => [...analyze(text), ...(concepts ?? Concepts.none)(text)]
+    const turns = TurnTier.make(t, fold, t.recall_concepts ? withConcepts : analyze)
 
     const sync = <R extends Corpus.Row>(
       corpus: Corpus.RecallCorpus,
@@ -139,12 +146,13 @@ export const make = (deps: {
     const refresh = (state: CharacterState) =>
       Effect.gen(function* () {
         const speakers = yield* deps.speakers
+        if (concepts === undefined) concepts = t.recall_concepts ? yield* Concepts.make(fold) : Concepts.none
         const names = yield* fold([speakers.master, speakers.character])
         const key = names.join("\u0000")
         if (current === undefined || current.names !== key) {
           current = {
             names: key,
-            corpus: Corpus.make(names, { cjkWords: t.recall_cjk_words, stemmed: t.recall_stemmed_terms })
+            corpus: Corpus.make(names, { cjkWords: t.recall_cjk_words, stemmed: t.recall_stemmed_terms, concepts })
           }
           facts = undefined
           reflections = undefined
@@ -197,23 +205,23 @@ export const make = (deps: {
         const found = hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t)
         const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
         const speakers = { master: names[0] ?? "", character: names[1] ?? "" }
-        const turnRows = withTurns
+        const turnHits = withTurns
           ? yield* turns.search(
               state,
               folded ?? queryText,
               speakers,
-              t.hybrid_recall_budget_total,
+              2 * t.hybrid_recall_budget_total + found.rows.length,
               vectors === undefined ? undefined : { modelId: vectors.modelId, vector: vectors.query }
             )
-          : []
-        const rows = withTurns
-          ? TurnTier.mergeTurns(
-              found.rows,
-              turnRows,
-              t.hybrid_recall_rrf_k,
-              t.recall_turn_rrf_weight,
-              t.hybrid_recall_budget_total
-            )
+          : undefined
+        const rows = turnHits
+          ? mergeTiers(found.rows, turnHits.rows, found.sources ?? new Map(), {
+              borrowed: turnHits.borrowed,
+              k: t.hybrid_recall_rrf_k,
+              turnWeight: t.recall_turn_rrf_weight,
+              total: t.hybrid_recall_budget_total,
+              memorySlots: t.recall_memory_slots
+            })
           : found.rows
         const result: QueryResult = {
           results: rows,

@@ -8,14 +8,15 @@
  * Recallable entries live in one BM25 index per subject partition, with the set of disputed reflections
  * whose evidence is scored at query time and a timeline of event times. Tokens are N.E.K.O.'s recall
  * tokens of the text folded to Simplified Chinese with the speakers' names stripped, plus (by default) the
- * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included); the caller folds
- * (an effect), the corpus tokenizes.
+ * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included) and its concept
+ * terms (Concepts.ts, when a matcher is given); the caller folds (an effect), the corpus tokenizes.
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
 import * as Timeline from "./Timeline.js"
 import { cjkWords, nameStripper, recallTokens } from "./Tokenize.js"
 import { analyze } from "./TurnAnalyzer.js"
+import { none, type ConceptMatcher } from "./Concepts.js"
 
 export interface Row {
   readonly id: string
@@ -69,7 +70,7 @@ const RANK_SPAN = 2 ** 40
  */
 export const make = (
   names: ReadonlyArray<string>,
-  options: { readonly cjkWords?: boolean; readonly stemmed?: boolean } = {}
+  options: { readonly cjkWords?: boolean; readonly stemmed?: boolean; readonly concepts?: ConceptMatcher } = {}
 ): RecallCorpus => {
   const tiers: Record<Tier, Map<string, Stored>> = {
     fact: new Map(),
@@ -82,10 +83,13 @@ export const make = (
   let seq = 0
 
   const strip = nameStripper(names)
+  const concepts = options.concepts ?? none
   const tokenize = (folded: string) => {
     const text = strip(folded)
-    if (options.stemmed === true) return analyze(text)
-    return options.cjkWords === true ? [...recallTokens(text), ...cjkWords(text)] : recallTokens(text)
+    if (options.stemmed === true) return [...analyze(text), ...concepts(text)]
+    return options.cjkWords === true
+      ? [...recallTokens(text), ...cjkWords(text), ...concepts(text)]
+      : recallTokens(text)
   }
 
   const partitionFor = (key: string): Partition => {

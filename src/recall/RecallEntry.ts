@@ -35,6 +35,8 @@ export interface RecallEntry {
   readonly blocked: boolean
   /** The evidence of a disputed reflection, scored at query time. */
   readonly evidence: Evidence | undefined
+  /** The `time_indexed_original` rows a fact was extracted from (kioku's `source_row_ids`; empty if unknown). */
+  readonly sourceRowIds: ReadonlyArray<number>
 }
 
 const SUBJECT_KINDS = new Set(["group_chat", "participant", "group_participant"])
@@ -112,6 +114,10 @@ export const eventWindow = (start: unknown, end: unknown, created: unknown): rea
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null)
 
+const none: ReadonlyArray<number> = []
+const rowIds = (v: unknown): ReadonlyArray<number> =>
+  Array.isArray(v) && v.length > 0 ? v.filter((x): x is number => typeof x === "number") : none
+
 /** One object literal of a fixed shape for every entry (they are scanned by the hundred thousand). */
 const project = (
   row: Readonly<Record<string, unknown>>,
@@ -141,7 +147,8 @@ const project = (
       truthy(row["suppressed"]) ||
       truthy(row["protected"]) ||
       (typeof stored === "number" && stored < 0),
-    evidence
+    evidence,
+    sourceRowIds: rowIds(row["source_row_ids"])
   }
 }
 

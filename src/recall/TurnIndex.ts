@@ -6,7 +6,8 @@
  * before it (their context grew) and its session's whole-session document, so the index always equals one
  * built from scratch over the same rows. A query scores turn documents and session documents with BM25;
  * a turn's score is its own, max-normalised, plus `sessionWeight` × its session's (max-normalised), times
- * (1 + `speakerBoost`) when the query names the turn's speaker.
+ * (1 + `speakerBoost`) when the query names the turn's speaker. A hit none of whose own terms is asked for is
+ * marked `borrowed`.
  */
 import * as Bm25 from "./Bm25Index.js"
 import { analyze } from "./TurnAnalyzer.js"
@@ -36,6 +37,8 @@ export interface TurnTierParams {
 export interface TurnHit {
   readonly rowId: number
   readonly score: number
+  /** Matched only through the terms of its neighbours or its session, none of its own. */
+  readonly borrowed?: boolean
 }
 
 interface Stored {
@@ -136,12 +139,14 @@ export const make = (p: TurnTierParams, analyzer: (text: string) => Array<string
     const maxOwn = Math.max(...own.map((h) => h.score))
     const maxSession = Math.max(0, ...bySession.values())
     const scored: Array<TurnHit> = []
+    const asked = new Set(terms)
     for (const h of own) {
       const turn = turns[position.get(Number(h.id)) ?? -1]
       if (turn === undefined) continue
+      const borrowed = ![...turn.terms.keys()].some((t) => asked.has(t))
       const session = maxSession > 0 ? (bySession.get(turn.session) ?? 0) / maxSession : 0
       const boost = named.has(turn.speaker) ? 1 + p.speakerBoost : 1
-      scored.push({ rowId: turn.rowId, score: (h.score / maxOwn + p.sessionWeight * session) * boost })
+      scored.push({ rowId: turn.rowId, score: (h.score / maxOwn + p.sessionWeight * session) * boost, borrowed })
     }
     return scored.sort((a, b) => b.score - a.score || a.rowId - b.rowId).slice(0, limit)
   }

@@ -5,7 +5,8 @@
  * rebuilds the index. A turn's text is its content string or the text parts of a part list (what N.E.K.O.'s
  * client sends); a turn without text is not indexed. A query names a speaker when it contains the master's or the character's name (the
  * name is then removed from the query terms and that speaker's turns are boosted). Rows come back as
- * `tier: "turn"` recall rows carrying their `source_row_ids`.
+ * `tier: "turn"` recall rows carrying their `source_row_ids`, with the row ids of the short hits (five words at most)
+ * that only borrowed their match from their neighbours (TurnIndex).
  */
 import { Effect, Option, Schema } from "effect"
 import { contentText } from "../domain/Message.js"
@@ -52,6 +53,16 @@ const speakerOf = (type: string): TurnIndex.Speaker =>
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+const words = new Intl.Segmenter("und", { granularity: "word" })
+const SHORT_WORDS = 5
+
+/** A turn of at most five words (an acknowledgement, a greeting): too short to carry anything of its own. */
+export const isShort = (text: string): boolean => {
+  let n = 0
+  for (const w of words.segment(text)) if (w.isWordLike && ++n > SHORT_WORDS) return false
+  return true
+}
+
 export const paramsOf = (t: Tunables): TurnIndex.TurnTierParams => ({
   k1: t.bm25_k1,
   b: t.bm25_b,
@@ -66,7 +77,8 @@ export const paramsOf = (t: Tunables): TurnIndex.TurnTierParams => ({
 /** Query terms and the speakers the query names (names removed from the terms). */
 export const analyzeQuery = (
   query: string,
-  names: { readonly master: string; readonly character: string }
+  names: { readonly master: string; readonly character: string },
+  analyzer: (text: string) => Array<string> = analyze
 ): { readonly terms: Array<string>; readonly named: Set<TurnIndex.Speaker> } => {
   const named = new Set<TurnIndex.Speaker>()
   let text = query
@@ -80,14 +92,16 @@ export const analyzeQuery = (
     named.add(who)
     text = text.replace(pattern, " ")
   }
-  return { terms: analyze(text), named }
+  return { terms: analyzer(text), named }
 }
 
+/** `analyzer` makes the terms of turns and queries (the tier's `analyze`, plus concept terms by default). */
 export const make = (
   tunables: Tunables,
-  fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  fold: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>,
+  analyzer: (text: string) => Array<string> = analyze
 ) => {
-  let index = TurnIndex.make(paramsOf(tunables))
+  let index = TurnIndex.make(paramsOf(tunables), analyzer)
   const texts = new Map<number, { readonly text: string; readonly timestamp: string; readonly type: string }>()
   const hashes = new Map<number, string>()
   const hashOf = (rowId: number, text: string) => {
@@ -150,7 +164,7 @@ export const make = (
   ) =>
     Effect.gen(function* () {
       yield* refresh(state)
-      const { terms, named } = analyzeQuery(query, names)
+      const { terms, named } = analyzeQuery(query, names, analyzer)
       const semantic = tunables.recall_turn_vector_weight > 0 ? nearest(state, vector) : []
       const lexical = index.search(terms, named, semantic.length > 0 ? index.size() : limit)
       const hits = TurnVectorIndex.fuseTurns(lexical, semantic, {
@@ -158,7 +172,10 @@ export const make = (
         weight: tunables.recall_turn_vector_weight,
         limit
       })
-      return hits.map((h): RecallRow => {
+      const borrowed = new Set(
+        hits.filter((h) => h.borrowed === true && isShort(texts.get(h.rowId)?.text ?? "")).map((h) => h.rowId)
+      )
+      const rows = hits.map((h): RecallRow => {
         const stored = texts.get(h.rowId)
         return {
           id: `turn:${h.rowId}`,
@@ -175,43 +192,15 @@ export const make = (
           source_row_ids: [h.rowId]
         }
       })
+      return { rows, borrowed }
     })
 
   /** Drops the index (the speakers' names changed). */
   const reset = () => {
-    index = TurnIndex.make(paramsOf(tunables))
+    index = TurnIndex.make(paramsOf(tunables), analyzer)
     texts.clear()
     hashes.clear()
   }
 
   return { search, reset }
-}
-
-/**
- * Reciprocal-rank fusion of the memory rows and the turn rows (Σ weight / (k + rank)), ties in memory-first
- * order, cut at `total`; each row's score becomes its fused score.
- */
-export const mergeTurns = (
-  memories: ReadonlyArray<RecallRow>,
-  turns: ReadonlyArray<RecallRow>,
-  k: number,
-  turnWeight: number,
-  total: number
-): Array<RecallRow> => {
-  const scored = new Map<string, { row: RecallRow; score: number; order: number }>()
-  let order = 0
-  for (const [list, weight] of [
-    [memories, 1],
-    [turns, turnWeight]
-  ] as const)
-    list.forEach((row, rank) => {
-      const key = `${row.tier}\u0000${row.id}`
-      const entry = scored.get(key) ?? { row, score: 0, order: order++ }
-      entry.score += weight / (k + rank + 1)
-      scored.set(key, entry)
-    })
-  return [...scored.values()]
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, Math.max(0, total))
-    .map((e) => ({ ...e.row, score: Math.round(e.score * 1e6) / 1e6 }))
 }

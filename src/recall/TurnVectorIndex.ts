@@ -5,7 +5,8 @@
  * turns the model does not embed (no vector). `fuseTurns` makes the tier's ranking: the lexical score of a
  * turn (after the relative floor) plus `weight` × its cosine rescaled between the `rank`-th best cosine
  * (0) and the best (1) — a scale-free weighted sum, so a model with other cosine ranges needs no retuning
- * of the scale; turns at or below the reference cosine get no vector part.
+ * of the scale; turns at or below the reference cosine get no vector part. A lexical hit keeps its `borrowed`
+ * mark (a lexical property: a vector part does not give a turn words of its own).
  */
 import type { TurnHit } from "./TurnIndex.js"
 
@@ -94,8 +95,13 @@ export const fuseTurns = (
   p: FuseParams
 ): Array<TurnHit> => {
   const scores = new Map<number, number>()
+  const borrowed = new Set<number>()
   const cut = (lexical[0]?.score ?? 0) * p.floor
-  for (const h of lexical) if (p.floor <= 0 || h.score >= cut) scores.set(h.rowId, h.score)
+  for (const h of lexical)
+    if (p.floor <= 0 || h.score >= cut) {
+      scores.set(h.rowId, h.score)
+      if (h.borrowed === true) borrowed.add(h.rowId)
+    }
   const top = semantic[0]?.score
   const ref = semantic[semantic.length - 1]?.score
   if (p.weight > 0 && top !== undefined && ref !== undefined && top > ref)
@@ -104,7 +110,7 @@ export const fuseTurns = (
       if (part > 0) scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + p.weight * part)
     }
   return [...scores.entries()]
-    .map(([rowId, score]) => ({ rowId, score }))
+    .map(([rowId, score]) => ({ rowId, score, borrowed: borrowed.has(rowId) }))
     .sort((a, b) => b.score - a.score || a.rowId - b.rowId)
     .slice(0, Math.max(0, p.limit))
 }

@@ -36,16 +36,16 @@ describe("recall with the default embedding model", () => {
         mkdirSync(dir, { recursive: true })
         writeFileSync(
           path.join(dir, "facts.json"),
-          JSON.stringify([fact("fact_cat", "I adopted a cat"), fact("fact_market", "The stock market fell")])
+          JSON.stringify([fact("fact_scope", "I bought a telescope"), fact("fact_market", "The stock market fell")])
         )
         const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(modelDir)))
         assert.isTrue(Option.isSome(yield* service.ready))
         const memory = yield* boot(settings, { embedder: Layer.succeed(Embedder, service) })
-        const before = yield* memory.queryMemory("Vec", { query: "my new kitten" })
+        const before = yield* memory.queryMemory("Vec", { query: "astronomy gear" })
         assert.deepStrictEqual(before.results, [], "no shared words: BM25 alone finds nothing")
         yield* memory.maintainNow("Vec")
-        const after = yield* memory.queryMemory("Vec", { query: "my new kitten" })
-        assert.strictEqual(after.results[0]?.id, "fact_cat")
+        const after = yield* memory.queryMemory("Vec", { query: "astronomy gear" })
+        assert.strictEqual(after.results[0]?.id, "fact_scope")
       }),
     120_000
   )

@@ -58,30 +58,38 @@ describe("recall over HTTP with vectors on (the default embedding model)", () =>
     const dir = path.join(temp.memory, "Parts")
     assert.strictEqual(count(path.join(dir, "turn_vectors.db"), "SELECT COUNT(*) FROM turn_vectors WHERE dim > 0"), 2)
     assert.strictEqual(count(path.join(dir, "turn_vectors.db"), "SELECT COUNT(*) FROM turn_vectors"), 3)
-    const found = rowsOf(
-      (await post(`${server.url}/query_memory/Parts`, JSON.stringify({ query: "sunflower seeds" }))).text
-    )
-    const turn = found.find((r) => r.tier === "turn")
-    assert.strictEqual(turn?.text, "My hamster Biscuit\nhoards sunflower seeds in his cheeks.")
-    assert.strictEqual(turn?.entity, "user_said")
+    const ask = async (query: string) =>
+      rowsOf((await post(`${server.url}/query_memory/Parts`, JSON.stringify({ query }))).text)
+    // The user's turn became a fact, which stands in its place: one row for one statement.
+    const seeds = await ask("sunflower seeds")
+    assert.strictEqual(seeds[0]?.tier, "fact")
+    assert.include(seeds[0]?.text, "sunflower seeds")
+    assert.isUndefined(seeds.find((r) => r.tier === "turn" && r.text.includes("sunflower")))
+    // The character's reply, also a list of parts, made no fact and is found as a turn.
+    const turn = (await ask("sounds adorable")).find((r) => r.tier === "turn")
+    assert.strictEqual(turn?.text, "Biscuit sounds adorable!")
+    assert.strictEqual(turn?.entity, "self_said")
     assert.strictEqual(turn?.source_row_ids?.length, 1)
     const md = await post(
       `${server.url}/query_memory/Parts?format=markdown`,
-      JSON.stringify({ query: "sunflower seeds" })
+      JSON.stringify({ query: "sounds adorable" })
     )
-    assert.include(md.text, "[conversation/the user said] My hamster Biscuit")
+    assert.include(md.text, "[conversation/I said] Biscuit sounds adorable!")
   })
 
   it("finds a fact only the cosine list can reach once run_once has backfilled its vector", async () => {
-    plantFacts(temp.memory, "Vec", [fact("fact_cat", "I adopted a cat"), fact("fact_market", "The stock market fell")])
+    plantFacts(temp.memory, "Vec", [
+      fact("fact_scope", "I bought a telescope"),
+      fact("fact_market", "The stock market fell")
+    ])
     const server = await startWithVectors(temp.memory)
     const url = `${server.url}/query_memory/Vec`
-    const before = rowsOf((await post(url, JSON.stringify({ query: "my new kitten" }))).text)
+    const before = rowsOf((await post(url, JSON.stringify({ query: "astronomy gear" }))).text)
     assert.deepStrictEqual(before, [], "no shared words and no vectors yet: nothing")
     await post(`${server.url}/internal/maintenance/run_once`, JSON.stringify({ character: "Vec" }))
     assert.strictEqual(count(path.join(temp.memory, "Vec", "vectors.db"), "SELECT COUNT(*) FROM vectors"), 2)
-    const after = rowsOf((await post(url, JSON.stringify({ query: "my new kitten" }))).text)
-    assert.strictEqual(after[0]?.id, "fact_cat")
+    const after = rowsOf((await post(url, JSON.stringify({ query: "astronomy gear" }))).text)
+    assert.strictEqual(after[0]?.id, "fact_scope")
   })
 
   it("keeps an unrelated fact out of the answer with the relative floors, and lets it in with the floors at 0", async () => {

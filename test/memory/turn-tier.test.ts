@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { analyzeQuery, mergeTurns, timestampMillis } from "../../src/recall/TurnTier.js"
+import { analyzeQuery, isShort, timestampMillis } from "../../src/recall/TurnTier.js"
+import { mergeTiers } from "../../src/recall/MergeTiers.js"
 import type { RecallRow } from "../../src/recall/RecallTypes.js"
 import { analyze, stemWord } from "../../src/recall/TurnAnalyzer.js"
 import * as TurnIndex from "../../src/recall/TurnIndex.js"
@@ -98,6 +99,13 @@ describe("raw-turn tier", () => {
       assert.deepStrictEqual(stepwise.search(analyze(q), new Set(), 10), whole.search(analyze(q), new Set(), 10))
   })
 
+  it("tells short turns (five words at most) from the others in any script", () => {
+    for (const text of ["That sounds lovely", "这样啊！", "なるほど〜", "Thanks for telling me!"])
+      assert.isTrue(isShort(text), text)
+    for (const text of ["I adopted a greyhound named Bolt last winter.", "我养了一只柯基，名字叫可乐。"])
+      assert.isFalse(isShort(text), text)
+  })
+
   it("reads the speakers a query names and strips them", () => {
     const q = analyzeQuery("What did Caroline's friend Melanie paint?", { master: "Caroline", character: "Melanie" })
     assert.deepStrictEqual(q.terms, ["friend", "paint"])
@@ -107,7 +115,12 @@ describe("raw-turn tier", () => {
   })
 
   it("fuses memory rows and turn rows by weighted RRF up to the cap", () => {
-    const merged = mergeTurns([row("fact", "f1"), row("fact", "f2")], [row("turn", "turn:1")], 60, 2, 2)
+    const merged = mergeTiers([row("fact", "f1"), row("fact", "f2")], [row("turn", "turn:1")], new Map(), {
+      k: 60,
+      turnWeight: 2,
+      total: 2,
+      memorySlots: 0
+    })
     assert.deepStrictEqual(
       merged.map((r) => r.id),
       ["turn:1", "f1"]
@@ -137,7 +150,11 @@ describe("raw-turn tier", () => {
           assert.include(rendered, "[conversation/the user said] My grandmother's zeppelin collection is enormous.")
           yield* memory.write("cache", "Tt", { messages: [{ role: "user", content: "Another zeppelin arrived." }] })
           const again = yield* memory.queryMemory("Tt", { query: "zeppelin" })
-          assert.strictEqual(again.results.filter((r) => r.tier === "turn").length, 3)
+          // The reply matched only through its neighbour's words and is too short to add anything: left out.
+          assert.sameMembers(
+            again.results.filter((r) => r.tier === "turn").map((r) => r.text),
+            ["My grandmother's zeppelin collection is enormous.", "Another zeppelin arrived."]
+          )
         })
     )
 
@@ -163,8 +180,11 @@ describe("raw-turn tier", () => {
       assert.strictEqual(turns[0]?.entity, "user_said")
       assert.deepStrictEqual(
         turns.map((r) => r.text),
-        ["My hamster Biscuit\nhoards sunflower seeds.", "Biscuit sounds adorable!"]
+        ["My hamster Biscuit\nhoards sunflower seeds."],
+        "the short reply only echoes the turn before it"
       )
+      const reply = yield* memory.queryMemory("Parts", { query: "adorable" })
+      assert.strictEqual(reply.results.filter((r) => r.tier === "turn")[0]?.text, "Biscuit sounds adorable!")
     })
   )
 })
