@@ -30,6 +30,7 @@ export interface HybridTunables extends EvidenceTunables {
   readonly hybrid_recall_rrf_k: number
   readonly recall_bm25_relative_floor: number
   readonly recall_cosine_relative_floor: number
+  readonly recall_fill_budget: boolean
 }
 
 /** The vector side of recall: the query's vector (under `modelId`) and a lookup of a memory's cached vector by id. */
@@ -186,30 +187,21 @@ export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTuna
     { k1: t.bm25_k1, b: t.bm25_b },
     pool.restriction
   )
-  const lexical = top(
-    corpus,
-    bm25,
-    t.hybrid_recall_bm25_threshold,
-    t.hybrid_recall_budget_each,
-    t.recall_bm25_relative_floor
-  ).flatMap((h) => {
-    const entry = entryOf(pool.parts, h.id)
-    return entry ? [{ ...h, entry }] : []
-  })
-  const semantic = q.vectors
-    ? top(
-        corpus,
-        aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor),
-        t.hybrid_recall_cosine_threshold,
-        t.hybrid_recall_budget_each,
-        0
-      )
-    : []
-  const fused = fuse(
-    [lexical.map((r) => r.entry), semantic.map((r) => r.entry)],
-    t.hybrid_recall_rrf_k,
-    t.hybrid_recall_budget_total
-  )
+  const lexicalRanked = (budget: number) =>
+    top(corpus, bm25, t.hybrid_recall_bm25_threshold, budget, t.recall_bm25_relative_floor).flatMap((h) => {
+      const entry = entryOf(pool.parts, h.id)
+      return entry ? [entry] : []
+    })
+  const cosine = q.vectors ? aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor) : []
+  const semanticRanked = (budget: number) =>
+    q.vectors ? top(corpus, cosine, t.hybrid_recall_cosine_threshold, budget, 0).map((h) => h.entry) : []
+  const fuseAt = (budget: number) =>
+    fuse([lexicalRanked(budget), semanticRanked(budget)], t.hybrid_recall_rrf_k, t.hybrid_recall_budget_total)
+  const each = fuseAt(t.hybrid_recall_budget_each)
+  // Beyond N.E.K.O. (`recall_fill_budget`): when the per-list budgets leave the answer short of the total, each
+  // list may give more of the hits that cleared its floors, so relevant rows are not left out for want of room.
+  const fused =
+    t.recall_fill_budget && each.length < t.hybrid_recall_budget_total ? fuseAt(t.hybrid_recall_budget_total) : each
   const sources = new Map<string, ReadonlyArray<number>>()
   for (const f of fused) if (f.item.sourceRowIds.length > 0) sources.set(f.item.id, f.item.sourceRowIds)
   return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size, sources }

@@ -40,4 +40,25 @@ describe("relative floors of the recall lists", () => {
     assert.deepStrictEqual(ask("Mochi naps all day near the river", { bm25: 0.5, cosine: 0 }), ["f_cat", "f_kyoto"])
     assert.deepStrictEqual(ask("Mochi naps all day near the river", { bm25: 0.9, cosine: 0 }), ["f_cat"])
   })
+
+  it("lets a list give more than its budget when the answer would fall short of the total (recall_fill_budget)", () => {
+    const recall = (fill: boolean) =>
+      hybridRecall(
+        corpus,
+        {
+          partitions: ["legacy_private"],
+          nowMillis: NOW,
+          tokens: corpus.tokenize("Mochi naps all day near the river")
+        },
+        {
+          ...t,
+          recall_bm25_relative_floor: 0,
+          hybrid_recall_budget_each: 1,
+          hybrid_recall_budget_total: 3,
+          recall_fill_budget: fill
+        }
+      ).rows.map((r) => r.id)
+    assert.deepStrictEqual(recall(false), ["f_cat"], "N.E.K.O.'s budgets: one row per list")
+    assert.deepStrictEqual(recall(true), ["f_cat", "f_kyoto", "f_ex"])
+  })
 })
