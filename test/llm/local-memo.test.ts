@@ -10,6 +10,8 @@ const memo = (lines: ReadonlyArray<string>, budget = 900) =>
 
 const conversation = [
   "Alex | hi!",
+  "Alex | Hi Tian, I'm back from work.",
+  "Tian | Good to know, I'll remember that.",
   "Tian | Hello Alex! How was your day?",
   "Alex | I adopted a cat named Mochi last week.",
   "Tian | I see!",

@@ -55,8 +55,11 @@ const ended = (text: string) => {
 }
 const open = (text: string) => text.trim().replace(/[.!?。！？…]+$/u, "")
 
-const notable = (sentence: string) =>
-  informative.test(sentence) || calendar.test(sentence) || (eventWhenOf(sentence)?.start?.offset ?? 0) !== 0
+/** A remark worth keeping: a number, a date or a name other than the two speakers' ("Hi Tian, …" is not). */
+const notable = (sentence: string, names: Names) => {
+  const others = [names.master, names.character].reduce((t, n) => (n === "" ? t : t.split(n).join("")), sentence)
+  return informative.test(others) || calendar.test(sentence) || (eventWhenOf(sentence)?.start?.offset ?? 0) !== 0
+}
 
 /** The memo lines of one conversation, before the budget. */
 const memoLines = (conversation: string, context: MemoContext): Array<Line> => {
@@ -90,7 +93,7 @@ const memoLines = (conversation: string, context: MemoContext): Array<Line> => {
       const kept =
         a.kind === "fact" || a.kind === "directive"
           ? a.text
-          : a.kind === "remark" && notable(a.source)
+          : a.kind === "remark" && notable(a.source, context.names)
             ? `${speaker}: ${a.source.replace(correction, "")}`
             : undefined
       if (corrected && a.kind !== "directive") {
