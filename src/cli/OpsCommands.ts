@@ -14,6 +14,7 @@ import { importNeko as runImport } from "../ops/ImportNeko.js"
 import * as Export from "../ops/Export.js"
 import { writeAtomic } from "../store/DurableFs.js"
 import { dataDirOf, parse, UsageError } from "./Args.js"
+import { makeProgress } from "./Progress.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
@@ -56,6 +57,7 @@ export const importNeko = (args: ReadonlyArray<string>) =>
       return yield* new UsageError({ message: "import-neko takes one N.E.K.O. app directory" })
     const settings = yield* loadSettings({ dataDir: yield* dataDirOf(values["data-dir"]), configFile: values.config })
     const dryRun = values["dry-run"] === true
+    const progress = makeProgress()
     const report = yield* Effect.scoped(
       runImport({
         appDir,
@@ -63,7 +65,8 @@ export const importNeko = (args: ReadonlyArray<string>) =>
         configDir: settings.configDir,
         dryRun,
         force: values.force === true,
-        maxPerShard: settings.tunables.archive_file_max_entries
+        maxPerShard: settings.tunables.archive_file_max_entries,
+        step: progress.step
       })
     ).pipe(
       Effect.tapError((e) =>

@@ -34,6 +34,8 @@ export interface ImportOptions {
   readonly dryRun: boolean
   readonly force: boolean
   readonly maxPerShard: number
+  /** Called before each character is staged and checked: how many are done, of how many, which one is next. */
+  readonly step?: ((done: number, total: number, label: string) => Effect.Effect<void>) | undefined
 }
 
 export interface ImportReport {
@@ -173,7 +175,9 @@ export const importNeko = (options: ImportOptions) =>
     yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(staging, { recursive: true, force: true })))
     if (!options.dryRun) yield* RootLock.acquire(dataDir)
     const characters: Array<{ name: string; files: number; replaced: boolean }> = []
-    for (const name of names.sort()) {
+    const sorted = names.sort()
+    for (const [i, name] of sorted.entries()) {
+      if (options.step) yield* options.step(i, sorted.length, name)
       const exists = fs.existsSync(path.join(dataDir, name))
       if (exists && !options.force) c.problem(name, "the destination already has this character", "use --force")
       const files = yield* stage(sourceRoot, name, staging)
@@ -184,6 +188,7 @@ export const importNeko = (options: ImportOptions) =>
       if (f.isFile() && LegacyLayout.ownerOf(f.name) === undefined)
         c.note(f.name, "root-level file not imported", "kioku does not read it")
     }
+    if (options.step) yield* options.step(sorted.length, sorted.length, "checked")
     if (c.problems.length > 0) {
       return yield* refuse(`refused: ${c.problems.length} problem(s) in ${options.appDir}`, c.problems)
     }

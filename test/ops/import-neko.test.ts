@@ -18,6 +18,8 @@ describe("kioku import-neko", () => {
     assert.strictEqual(dry.status, 0, dry.stdout + dry.stderr)
     assert.match(dry.stdout, /would import Bob \(2 files\)/)
     assert.match(dry.stdout, /would import Mochi \(\d+ files\)/)
+    assert.match(dry.stderr, /\[-+\] 0\/2 {2}Bob\n/, "a progress line per character (plain lines off a terminal)")
+    assert.match(dry.stderr, /\[#+\] 2\/2 {2}checked\n/)
     assert.isFalse(existsSync(path.join(temp.root, "kioku")))
 
     const r = kioku(["import-neko", app, "--data-dir", memory])
