@@ -10,20 +10,11 @@ import { tunablesFrom } from "../../src/Config.js"
 import { validateCharacterName } from "../../src/domain/CharacterName.js"
 import { Embedder } from "../../src/vectors/Embedder.js"
 import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
-import { Fact, textHash } from "../../src/facts/Fact.js"
+import { Fact } from "../../src/facts/Fact.js"
 import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { boot, testSettings } from "../support/layers.js"
 import { embedderOptions, sharedDefaultModel } from "./fixtures.js"
-
-const fact = (id: string, text: string) => ({
-  id,
-  text,
-  importance: 6,
-  entity: "master",
-  source: "user_observation",
-  hash: textHash(text),
-  created_at: "2026-11-30T10:00:00.000000"
-})
+import { storedFact as fact } from "../support/facts.js"
 
 describe("recall with the default embedding model", () => {
   it.scoped(

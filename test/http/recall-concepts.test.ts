@@ -1,18 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { textHash } from "../../src/facts/Fact.js"
 import { history, post, serverSuite } from "../support/server.js"
-
-const fact = (id: string, text: string) => ({
-  id,
-  text,
-  importance: 6,
-  entity: "master",
-  source: "user_observation",
-  hash: textHash(text),
-  created_at: "2026-11-30T10:00:00.000000"
-})
+import { storedFact as fact } from "../support/facts.js"
 
 const facts = [
   fact("zh_cat", "主人家有一只橘猫，叫馒头"),

@@ -2,8 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { textHash } from "../../src/facts/Fact.js"
 import { history, post, serverSuite } from "../support/server.js"
+import { storedFact as fact } from "../support/facts.js"
 
 interface Row {
   readonly id: string
@@ -13,16 +13,6 @@ interface Row {
   readonly source_row_ids?: ReadonlyArray<number>
 }
 const rowsOf = (text: string): ReadonlyArray<Row> => JSON.parse(text).results
-
-const fact = (id: string, text: string) => ({
-  id,
-  text,
-  importance: 6,
-  entity: "master",
-  source: "user_observation",
-  hash: textHash(text),
-  created_at: "2026-11-30T10:00:00.000000"
-})
 
 const plantFacts = (memory: string, name: string, facts: ReadonlyArray<ReturnType<typeof fact>>) => {
   mkdirSync(path.join(memory, name), { recursive: true })

@@ -38,9 +38,6 @@ export type LocaleChange = typeof LocaleChange.Type
 
 const current = (dir: string) => view(dir).read.pipe(Effect.catchAll(() => Effect.succeed(Option.none())))
 
-export const read = (dir: string) =>
-  current(dir).pipe(Effect.map((v) => Option.flatMap(v, (x) => Option.fromNullable(normaliseLanguage(x.language)))))
-
 export const stateOf = (dir: string): Effect.Effect<LocaleState> =>
   current(dir).pipe(
     Effect.map((v) => ({
@@ -48,6 +45,8 @@ export const stateOf = (dir: string): Effect.Effect<LocaleState> =>
       order: Option.flatMap(v, (x) => Option.fromNullable(x.order))
     }))
   )
+
+export const read = (dir: string) => Effect.map(stateOf(dir), (s) => s.language)
 
 /** The smallest double above `x` that a later order can take even where integers are no longer exact. */
 const above = (x: number) => (x < Number.MAX_SAFE_INTEGER ? x + 1 : x + 2 ** (Math.floor(Math.log2(x)) - 51))
