@@ -187,24 +187,34 @@ export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTuna
     { k1: t.bm25_k1, b: t.bm25_b },
     pool.restriction
   )
-  const lexicalRanked = (budget: number) =>
-    top(corpus, bm25, t.hybrid_recall_bm25_threshold, budget, t.recall_bm25_relative_floor).flatMap((h) => {
+  // Each list ranked once, as deep as the fill may need; its first `budget_each` hits are N.E.K.O.'s list
+  // (scores descend, so the relative floor keeps a prefix and the two cuts commute).
+  const each = t.hybrid_recall_budget_each
+  const depth = t.recall_fill_budget ? Math.max(each, t.hybrid_recall_budget_total) : each
+  const lexical = top(corpus, bm25, t.hybrid_recall_bm25_threshold, depth, t.recall_bm25_relative_floor).flatMap(
+    (h) => {
       const entry = entryOf(pool.parts, h.id)
       return entry ? [entry] : []
-    })
-  const cosine = q.vectors ? aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor) : []
-  const semanticRanked = (budget: number) =>
-    q.vectors ? top(corpus, cosine, t.hybrid_recall_cosine_threshold, budget, 0).map((h) => h.entry) : []
+    }
+  )
+  const semantic = q.vectors
+    ? top(
+        corpus,
+        aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor),
+        t.hybrid_recall_cosine_threshold,
+        depth,
+        0
+      ).map((h) => h.entry)
+    : []
   const fuseAt = (budget: number) =>
-    fuse([lexicalRanked(budget), semanticRanked(budget)], t.hybrid_recall_rrf_k, t.hybrid_recall_budget_total)
-  const each = fuseAt(t.hybrid_recall_budget_each)
+    fuse([lexical.slice(0, budget), semantic.slice(0, budget)], t.hybrid_recall_rrf_k, t.hybrid_recall_budget_total)
+  const fused = fuseAt(each)
   // Beyond N.E.K.O. (`recall_fill_budget`): when the per-list budgets leave the answer short of the total, each
   // list may give more of the hits that cleared its floors, so relevant rows are not left out for want of room.
-  const fused =
-    t.recall_fill_budget && each.length < t.hybrid_recall_budget_total ? fuseAt(t.hybrid_recall_budget_total) : each
+  const answer = depth > each && fused.length < t.hybrid_recall_budget_total ? fuseAt(depth) : fused
   const sources = new Map<string, ReadonlyArray<number>>()
-  for (const f of fused) if (f.item.sourceRowIds.length > 0) sources.set(f.item.id, f.item.sourceRowIds)
-  return { rows: fused.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size, sources }
+  for (const f of answer) if (f.item.sourceRowIds.length > 0) sources.set(f.item.id, f.item.sourceRowIds)
+  return { rows: answer.map((f) => row(f.item, round6(f.score))), candidatesTotal: pool.size, sources }
 }
 
 /**
