@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { rounded } from "../../src/eval/Metrics.js"
 import { bm25Recall, factsOnly, memoryRecall } from "../../src/eval/Recall.js"
 import { runLocomo } from "../../src/eval/RunLocomo.js"
-import { sharedDefaultModel } from "../embed/fixtures.js"
+import { sharedDefaultModel } from "../vectors/fixtures.js"
 
 const data = path.resolve(import.meta.dirname, "../../../shared/bench/locomo10.json")
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { formatMemoryRun, summaryOf } from "../../src/eval/MemoryReport.js"
 import { runMemoryEval } from "../../src/eval/RunMemory.js"
-import { tinyModel } from "../embed/fixtures.js"
+import { tinyModel } from "../vectors/fixtures.js"
 import { distBin } from "../support/server.js"
 
 const tiny = {

@@ -3,14 +3,14 @@ import { afterAll, afterEach } from "@effect/vitest"
  * Test harness for the real server binary: spawns `dist/kioku.mjs serve` on a free loopback port, waits for
  * its "listening" log line, and offers small HTTP helpers. Also temp-dir helpers. Servers run with vectors off
  * unless started through `startWithVectors`: then the default embedding model (built once per test run into
- * the shared cache of test/embed/fixtures.ts) is loaded at start and the server is returned once it is ready.
+ * the shared cache of test/vectors/fixtures.ts) is loaded at start and the server is returned once it is ready.
  */
 import { Effect } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { sharedDefaultModel } from "../embed/fixtures.js"
+import { sharedDefaultModel } from "../vectors/fixtures.js"
 
 export const distBin = path.resolve(import.meta.dirname, "../../dist/kioku.mjs")
 

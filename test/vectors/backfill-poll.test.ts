@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { Embedder } from "../../src/vectors/Embedder.js"
 import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
 import { textHash } from "../../src/facts/Fact.js"
-import { embedderOptions, tinyModel } from "../embed/fixtures.js"
+import { embedderOptions, tinyModel } from "../vectors/fixtures.js"
 import { boot, testSettings } from "../support/layers.js"
 
 const fact = (id: string, text: string) => ({
