@@ -30,10 +30,10 @@ import * as RecentEdit from "../recent/RecentEdit.js"
 import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "../recall/RecallVectors.js"
 import { Embedder } from "../vectors/Embedder.js"
-import { OutboxHandlers } from "./Ports.js"
+import { OutboxHandlers } from "../runtime/OutboxHandlers.js"
 import * as Locale from "./locale/PromptLocale.js"
 import * as LocaleCommands from "./locale/LocaleCommands.js"
-import type { DerivedClaims } from "./lifecycle/DerivedClaims.js"
+import type { DerivedClaims } from "../runtime/DerivedClaims.js"
 import { makeReads } from "./Reads.js"
 import * as ReadCommands from "./ReadCommands.js"
 import * as Recall from "../recall/Recall.js"
@@ -50,13 +50,13 @@ export const make = (name: CharacterName) =>
     const embedder = yield* Embedder
     const scope = yield* Effect.scope
     const t = settings.tunables
-    const self: { ref?: Actor.ActorRef<Command> } = {}
+    const inbox = yield* Actor.mailbox<Command>(t.actor_mailbox_capacity)
     const reads = makeReads({ name, tunables: t, files })
     const { speakers, contentLanguage, resolveLanguage, renderDialog } = reads
     const speakerNames = Effect.map(speakers, (s) => s.speakers)
     const later = (c: Command, delayMillis = 0) =>
       (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
-        Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))),
+        Effect.zipRight(inbox.tell(c)),
         Effect.forkIn(scope),
         Effect.asVoid
       )
@@ -80,26 +80,24 @@ export const make = (name: CharacterName) =>
       compaction,
       reviewer,
       later,
-      tell: (c) => Effect.suspend(() => (self.ref ? self.ref.tell(c) : Effect.void))
+      tell: inbox.tell
     })
     const recentEdit = RecentEdit.make({ cancelReview: recent.cancelReview })
 
-    const hooks: { memory?: Effect.Effect.Success<ReturnType<typeof MemoryCommands.make>> } = {}
-    const intake = yield* FactIntake.make({
-      tunables: t,
-      scope,
-      speakers: speakerNames,
-      language: contentLanguage,
-      later,
-      afterFacts: (state, facts) => Effect.suspend(() => hooks.memory?.signals.mapFacts(state, facts) ?? Effect.void)
-    })
     const memory = yield* MemoryCommands.make({
       name,
       tunables: t,
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    hooks.memory = memory
+    const intake = yield* FactIntake.make({
+      tunables: t,
+      scope,
+      speakers: speakerNames,
+      language: contentLanguage,
+      later,
+      afterFacts: memory.signals.mapFacts
+    })
     const recall = yield* Recall.make({
       tunables: t,
       speakers: speakerNames,
@@ -173,7 +171,7 @@ export const make = (name: CharacterName) =>
         : Effect.sync(() => (state.checkpointScheduled = true)).pipe(
             Effect.zipRight(
               Effect.sleep(t.journal_checkpoint_interval_ms).pipe(
-                Effect.zipRight(Effect.suspend(() => (self.ref ? self.ref.tell({ _tag: "Checkpoint" }) : Effect.void))),
+                Effect.zipRight(inbox.tell({ _tag: "Checkpoint" })),
                 Effect.forkIn(scope)
               )
             )
@@ -275,9 +273,8 @@ export const make = (name: CharacterName) =>
             yield* State.release(state)
           })
       },
-      { capacity: t.actor_mailbox_capacity, maxBatch: t.actor_max_batch }
+      { capacity: t.actor_mailbox_capacity, maxBatch: t.actor_max_batch, mailbox: inbox }
     )
-    self.ref = ref
     // Started after the mailbox so that closing the actor stops the lane before the state is released.
     yield* lane.start(
       scope,

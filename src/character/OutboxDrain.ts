@@ -13,7 +13,7 @@ import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
-import { OutboxHandlers, type HandlerFailed } from "./Ports.js"
+import { OutboxHandlers, type HandlerFailed } from "../runtime/OutboxHandlers.js"
 import { EXTRACT_FACTS } from "./CharacterState.js"
 
 export const make = (deps: {

@@ -9,13 +9,28 @@
 import { Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
-import { decodePersonaCommand, personaMachine, type PersonaCommand, type PersonaEvent } from "../../machines/persona.js"
+import {
+  decodePersonaCommand,
+  personaMachine,
+  type PersonaCommand,
+  type PersonaEvent,
+  type PersonaLimits
+} from "../../machines/persona.js"
 import type { Correction, PersonaEntry } from "./Persona.js"
 import { personaState } from "./PersonaState.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import { personaAt } from "../character/Machines.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED } from "./PersonaEvent.js"
+
+const personaLimits = (t: Tunables): PersonaLimits => ({
+  mentions: t.suppress_mention_limit,
+  cooldownHours: t.suppress_cooldown_hours,
+  archiveDays: t.evidence_archive_days
+})
+
+/** The persona machine in a given state for an entry, with the configured thresholds as its context. */
+const personaAt = (value: string, isProtected: boolean, t: Tunables) =>
+  personaMachine.resolveState({ value, context: { protected: isProtected, limits: personaLimits(t) } })
 
 export interface PersonaMove {
   readonly from: string

@@ -19,7 +19,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
 import type { Command } from "../character/Commands.js"
-import { DerivedClaims } from "../character/lifecycle/DerivedClaims.js"
+import { DerivedClaims } from "../runtime/DerivedClaims.js"
 
 export interface ReviewerDeps {
   readonly tunables: Tunables

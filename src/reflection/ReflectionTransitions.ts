@@ -10,13 +10,34 @@
 import { Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { transition } from "xstate"
-import { decodeReflectionCommand, reflectionMachine, type ReflectionEvent } from "../../machines/reflection.js"
+import {
+  decodeReflectionCommand,
+  reflectionMachine,
+  type ReflectionEvent,
+  type ReflectionLimits
+} from "../../machines/reflection.js"
 import { applySignal } from "./evidence/Evidence.js"
 import type { Reflection } from "./Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import { reflectionAt } from "../character/Machines.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./ReflectionEvents.js"
+
+const reflectionLimits = (t: Tunables): ReflectionLimits => ({
+  confirm: t.evidence_confirmed_threshold,
+  promote: t.evidence_promoted_threshold,
+  autoDays: t.weak_memory_auto_confirm_days,
+  autoPromoteDays: t.weak_memory_auto_promote_days,
+  backoffMinutes: t.evidence_promote_retry_backoff_minutes,
+  maxAttempts: t.evidence_promote_max_retries,
+  archiveDays: t.evidence_archive_days,
+  keepDays: t.reflection_terminal_keep_days,
+  mentions: t.suppress_mention_limit,
+  cooldownHours: t.suppress_cooldown_hours
+})
+
+/** The reflection machine in the state of a stored status, with the configured thresholds as its context. */
+const reflectionAt = (status: string, t: Tunables) =>
+  reflectionMachine.resolveState({ value: status, context: { limits: reflectionLimits(t) } })
 
 export interface ReflectionMove {
   readonly from: string

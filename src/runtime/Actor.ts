@@ -62,18 +62,34 @@ export const yieldToIo = Effect.async<void>((resume) => {
 
 /** The parked actor's timer: a mailbox item that asks it to try rebuilding its state. */
 const wake = Symbol("wake")
-type Item<C> = Envelope<C> | typeof wake
+export type Item<C> = Envelope<C> | typeof wake
 const isEnvelope = <C>(item: Item<C>): item is Envelope<C> => item !== wake
+
+/**
+ * An actor's mailbox, made before the actor when its behaviour needs to send itself commands (timers,
+ * background results): the behaviour is built with `tell` and the actor then serves the same queue.
+ */
+export interface Mailbox<C> {
+  readonly tell: (command: C) => Effect.Effect<void>
+  readonly queue: Queue.Queue<Item<C>>
+}
+
+export const mailbox = <C>(capacity: number): Effect.Effect<Mailbox<C>> =>
+  Effect.map(Queue.bounded<Item<C>>(capacity), (queue) => ({
+    queue,
+    tell: (command: C) => Queue.offer(queue, { command, fail: noop }).pipe(Effect.asVoid)
+  }))
 
 export const make = <S, C, E>(
   id: string,
   behaviour: Behaviour<S, C, E>,
-  options: ActorOptions
+  options: ActorOptions & { readonly mailbox?: Mailbox<C> }
 ): Effect.Effect<ActorRef<C>, E | ActorDefect, Scope.Scope> =>
   Effect.gen(function* () {
     const supervision = options.supervision ?? actorSupervision
     const scope = yield* Effect.scope
-    const mailbox = yield* Queue.bounded<Item<C>>(options.capacity)
+    const box = options.mailbox ?? (yield* mailbox<C>(options.capacity))
+    const inbox = box.queue
     const defect = (message: string, parked?: boolean) =>
       new ActorDefect({ actor: id, message, ...(parked ? { parked } : {}) })
     let state: S | undefined = yield* behaviour.init.pipe(
@@ -91,11 +107,11 @@ export const make = <S, C, E>(
     const serve = (current: S) =>
       Effect.gen(function* () {
         while (true) {
-          const first = carried ?? (yield* Queue.take(mailbox))
+          const first = carried ?? (yield* Queue.take(inbox))
           carried = undefined
           if (!isEnvelope(first)) continue
           yield* yieldToIo
-          const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(mailbox, options.maxBatch - 1)).filter(isEnvelope)
+          const rest = Chunk.toReadonlyArray(yield* Queue.takeUpTo(inbox, options.maxBatch - 1)).filter(isEnvelope)
           inFlight = [first, ...rest]
           yield* behaviour.handle(current, inFlight)
           inFlight = []
@@ -143,7 +159,7 @@ export const make = <S, C, E>(
       })
 
     const wakeAfter = (driver: Schedule.ScheduleDriver<unknown, unknown>) =>
-      driver.next(undefined).pipe(Effect.zipRight(Queue.offer(mailbox, wake)), Effect.ignore, Effect.forkIn(scope))
+      driver.next(undefined).pipe(Effect.zipRight(Queue.offer(inbox, wake)), Effect.ignore, Effect.forkIn(scope))
 
     /** Answers every request with a parked defect until a timer or a late enough request rebuilds the state. */
     const park = (first: string) =>
@@ -155,7 +171,7 @@ export const make = <S, C, E>(
         const driver = yield* Schedule.driver(supervision.parked)
         let timer = yield* wakeAfter(driver)
         while (true) {
-          const item = yield* Queue.take(mailbox)
+          const item = yield* Queue.take(inbox)
           const now = yield* Clock.currentTimeMillis
           if (!isEnvelope(item) || now - lastTry >= Duration.toMillis(supervision.probeAfter)) {
             lastTry = now
@@ -193,9 +209,9 @@ export const make = <S, C, E>(
 
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
-        const left = [...(carried ? [carried] : []), ...inFlight, ...(yield* Queue.takeAll(mailbox))]
+        const left = [...(carried ? [carried] : []), ...inFlight, ...(yield* Queue.takeAll(inbox))]
         yield* failEach(left.filter(isEnvelope), defect("actor stopped"))
-        yield* Queue.shutdown(mailbox)
+        yield* Queue.shutdown(inbox)
         yield* release
       })
     )
@@ -208,10 +224,10 @@ export const make = <S, C, E>(
       ask: <A, Err>(build: (reply: Deferred.Deferred<A, Err | ActorDefect>) => C) =>
         Effect.gen(function* () {
           const reply = yield* Deferred.make<A, Err | ActorDefect>()
-          yield* Queue.offer(mailbox, { command: build(reply), fail: (e) => Deferred.fail(reply, e) })
+          yield* Queue.offer(inbox, { command: build(reply), fail: (e) => Deferred.fail(reply, e) })
           return yield* Deferred.await(reply)
         }),
-      tell: (command: C) => Queue.offer(mailbox, { command, fail: noop }).pipe(Effect.asVoid),
+      tell: box.tell,
       health: Effect.sync(() => health)
     }
   })

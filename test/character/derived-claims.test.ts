@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { DerivedClaims } from "../../src/character/lifecycle/DerivedClaims.js"
+import { DerivedClaims } from "../../src/runtime/DerivedClaims.js"
 
 const none = { resumeNames: [], resumeGenerations: {}, releaseClaims: {} }
 

@@ -22,7 +22,7 @@ export interface ReloadClaims {
 
 const REMEMBERED_RELEASES = 4096
 
-export class DerivedClaims extends Context.Tag("app/character/DerivedClaims")<
+export class DerivedClaims extends Context.Tag("app/runtime/DerivedClaims")<
   DerivedClaims,
   {
     readonly claim: (name: string, token: string, generation: number, hold: boolean) => Effect.Effect<ClaimOutcome>
