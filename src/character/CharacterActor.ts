@@ -219,7 +219,7 @@ export const make = (name: CharacterName) =>
               jobOf(c, background(state, envelope), (message) => Effect.asVoid(envelope.fail(defect(message))))
             )
           } else if (c._tag === "NewDialog") {
-            if (Option.isSome(c.lang.language) && State.exists(state)) {
+            if (Option.isSome(c.lang.language) && state.exists()) {
               yield* Locale.remember(state, c.lang.language.value)
             }
             const emitted = step({ type: "new_dialog" })
@@ -241,7 +241,7 @@ export const make = (name: CharacterName) =>
               } else if (a.type === "offerReview") yield* recent.send(state, { type: "review.wanted" })
             }
           } else if (c._tag === "Checkpoint") {
-            yield* State.checkpoint(state)
+            yield* state.checkpoint
           } else if (yield* recent.handle(state, c)) {
             continue
           } else if (yield* recentEdit.handle(state, c)) {

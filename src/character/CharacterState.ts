@@ -5,7 +5,6 @@
  * hold every unapplied event; until then the events stay queued and are retried with the next write.
  */
 import { Clock, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import * as path from "node:path"
 import { initialTransition } from "xstate"
@@ -28,15 +27,14 @@ import type { TurnVectorStore } from "../store/TurnVectorStore.js"
 import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./locale/PromptLocale.js"
-import { RECENT_SPLICED, spliceLine, TURNS_APPENDED, type SplicePayload } from "../recent/RecentEvents.js"
-import { applyUnapplied } from "./Apply.js"
+import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
+import { applyUnapplied, timeIndexOf } from "./Apply.js"
+import type { CharacterHost, JournalOptions } from "../runtime/CharacterHost.js"
 import * as RecentSlice from "../recent/RecentSlice.js"
 
 export { applyUnapplied, EXTRACT_FACTS, timeIndexOf } from "./Apply.js"
 
-export interface CharacterState {
-  readonly name: CharacterName
-  readonly dir: string
+export interface CharacterState extends CharacterHost {
   readonly recent: RecentStore.RecentStore
   readonly events: EventLog.EventLog
   readonly outbox: Outbox.Outbox
@@ -61,6 +59,7 @@ export interface CharacterState {
   checkpointScheduled: boolean
   /** The recent-memory lifecycle: compressions, reviews and their callers (see RecentLifecycle.ts). */
   readonly recentLife: RecentSlice.RecentSlice
+  /** When the last write arrived (WriteCommit.ts sets it). */
   lastWriteAt: number
   /** Callers waiting until no compression and no review is in flight. */
   quietWaiters: Array<Effect.Effect<void>>
@@ -77,31 +76,11 @@ export interface CharacterState {
 
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 
-export const exists = (state: CharacterState): boolean => existsSync(state.dir)
-
-export const ensureCharacterDir = (state: CharacterState) => ensureDir(state.dir)
-
-/** Journals and applies one splice of the recent view; a journal failure leaves the view untouched. */
-export const commitSplice = (state: CharacterState, payload: SplicePayload) =>
-  Effect.gen(function* () {
-    const line = spliceLine(randomUUID(), payload, yield* now)
-    yield* state.events.append([line])
-    state.unapplied.push(line)
-    return yield* applyUnapplied(state)
-  }).pipe(
-    Effect.catchAll((e) =>
-      Effect.logError("recent splice not journaled; view untouched").pipe(
-        Effect.annotateLogs({ error: e.message }),
-        Effect.as(false)
-      )
-    )
-  )
-
 /**
  * Makes every applied event durable beyond a power loss (WAL checkpoint, fsync of the outbox and of the
  * directory holding the renamed views), then advances the sentinel past them.
  */
-export const checkpoint = (state: CharacterState) =>
+const checkpoint = (state: CharacterState) =>
   Effect.gen(function* () {
     state.checkpointScheduled = false
     const due = state.checkpointDue
@@ -129,6 +108,11 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
     const state: CharacterState = {
       name,
       dir,
+      journal: (lines, options) => journal(state, lines, options),
+      checkpoint: Effect.suspend(() => checkpoint(state)),
+      exists: () => existsSync(dir),
+      ensureDir: ensureDir(dir),
+      openTimeIndex: (create) => timeIndexOf(state, create),
       recent: RecentStore.make(dir, {
         pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap)
       }),
@@ -198,10 +182,10 @@ export const release = (state: CharacterState) =>
 /** Appends journal lines (the durability point), then applies them to the views. */
 const RECORD_EVENT = /^(reflection|persona|correction)\./
 
-export const journal = (state: CharacterState, lines: ReadonlyArray<EventLog.EventLine>) =>
+const journal = (state: CharacterState, lines: ReadonlyArray<EventLog.EventLine>, options?: JournalOptions) =>
   Effect.gen(function* () {
     if (lines.length === 0) return true
-    if (lines.some((l) => RECORD_EVENT.test(l.type))) state.recordWrites++
+    if ((options?.supersedes ?? true) && lines.some((l) => RECORD_EVENT.test(l.type))) state.recordWrites++
     yield* state.events.append(lines)
     state.unapplied.push(...lines)
     return yield* applyUnapplied(state)

@@ -29,7 +29,7 @@ export const make = (t: Tunables) => {
       if (found === undefined) return { _tag: "NotFound" } satisfies EditResult
       if (found.text === text) return { _tag: "Edited", id, text } satisfies EditResult
       const ts = localIso(yield* Clock.currentTimeMillis)
-      yield* State.journal(state, [
+      yield* state.journal([
         factLine(randomUUID(), FACT_UPDATED, { ...found, text, hash: textHash(text), edited_at: ts }, ts)
       ])
       return { _tag: "Edited", id, text } satisfies EditResult
@@ -50,7 +50,7 @@ export const make = (t: Tunables) => {
         text,
         version_history: [...version_history, { ...snapshot, replaced_at: ts }].slice(-t.persona_version_history_max)
       }
-      yield* State.journal(state, [
+      yield* state.journal([
         entryLine(randomUUID(), PERSONA_ENTRY_UPDATED, found.section, edited, ts, { source: "manual_edit" })
       ])
       return { _tag: "Edited", id, text } satisfies EditResult

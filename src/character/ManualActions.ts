@@ -28,7 +28,7 @@ export const make = (t: Tunables) => {
       const ts = localIso(yield* Clock.currentTimeMillis)
       const move = moveReflection(r, { type: "manual", action }, t, ts, { payload: { reason: "manual" } })
       if (move.to === r.status) return { _tag: "NotAllowed", status: r.status } satisfies ManualResult
-      yield* State.journal(state, move.lines)
+      yield* state.journal(move.lines)
       return { _tag: "Changed", status: move.to } satisfies ManualResult
     })
 
@@ -46,7 +46,7 @@ export const make = (t: Tunables) => {
         source: found.entry.source
       })
       if (move.to !== "archived") return { _tag: "NotAllowed", status: from } satisfies ManualResult
-      yield* State.journal(state, move.lines)
+      yield* state.journal(move.lines)
       return { _tag: "Changed", status: "archived" } satisfies ManualResult
     })
 

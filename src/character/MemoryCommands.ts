@@ -190,7 +190,7 @@ export const make = (deps: {
             yield* answer(c.reply, keeper.ensure(state))
             return true
           case "GetSettings": {
-            const known = State.exists(state) || (yield* files.characters).characters.includes(deps.name)
+            const known = state.exists() || (yield* files.characters).characters.includes(deps.name)
             const lang = Option.getOrElse(
               Option.orElse(
                 Option.orElse(c.lang.language, () => state.locale),

@@ -23,7 +23,7 @@ export const make = (deps: ReadDeps) => {
         const work = Effect.gen(function* () {
           const { directory, speakers } = yield* reads.speakers
           const recent = yield* state.recent.read
-          const known = State.exists(state) || directory.characters.includes(deps.name)
+          const known = state.exists() || directory.characters.includes(deps.name)
           return renderRecentHistory(recent.items, speakers, reads.resolveLanguage(state, c.lang), known)
         })
         yield* Deferred.complete(c.reply, work)
@@ -39,7 +39,7 @@ export const make = (deps: ReadDeps) => {
       if (c._tag === "Status") {
         const view = yield* state.recent.read
         yield* Deferred.succeed(c.reply, {
-          exists: State.exists(state),
+          exists: state.exists(),
           session: String(state.snapshot.value),
           recent: String(state.recentLife.snapshot.value),
           recentDegraded: view.degraded,

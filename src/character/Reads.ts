@@ -44,7 +44,7 @@ export const makeReads = (deps: {
     )
   const gapSeconds = (state: State.CharacterState) =>
     Effect.gen(function* () {
-      const ti = yield* State.timeIndexOf(state, false)
+      const ti = yield* state.openTimeIndex(false)
       if (Option.isNone(ti)) return undefined
       const last = yield* ti.value.lastTimestamp
       const at = last === null ? undefined : parseLocal(last)
@@ -59,7 +59,7 @@ export const makeReads = (deps: {
   ) =>
     Effect.gen(function* () {
       const { directory, speakers: s } = yield* speakers
-      if (!State.exists(state) && !directory.characters.includes(name)) return ""
+      if (!state.exists() && !directory.characters.includes(name)) return ""
       const recent = yield* state.recent.read
       const language = resolveLanguage(state, lang)
       return renderNewDialog({

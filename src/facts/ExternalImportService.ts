@@ -54,8 +54,8 @@ export const make = (deps: {
         if (fresh.length === 0) return 0
         const ts = fresh[0]?.created_at ?? ""
         const lines: Array<EventLine> = fresh.map((f) => factLine(randomUUID(), FACT_ADDED, f, ts))
-        yield* State.ensureCharacterDir(state)
-        yield* State.journal(state, lines)
+        yield* state.ensureDir
+        yield* state.journal(lines)
         return fresh.length
       })
 
@@ -105,9 +105,7 @@ export const make = (deps: {
             continue
           }
           if (extracted.right.length === 0) {
-            yield* Effect.ignoreLogged(
-              State.ensureCharacterDir(state).pipe(Effect.zipRight(sidecar.update([day.fp], [])))
-            )
+            yield* Effect.ignoreLogged(state.ensureDir.pipe(Effect.zipRight(sidecar.update([day.fp], []))))
             continue
           }
           const created = localIso(yield* Clock.currentTimeMillis)

@@ -48,7 +48,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
     /** Splits new facts into those to keep and the arbitration pairs they open. */
     const detect = (state: State.CharacterState, fresh: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, true)
+        const ti = yield* state.openTimeIndex(true)
         const { facts } = yield* state.facts.load
         const byId = new Map(facts.map((f) => [f.id, f]))
         const keep: Array<Fact> = []
@@ -101,7 +101,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
     /** Indexes facts for later near-duplicate search. */
     const index = (state: State.CharacterState, facts: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, true)
+        const ti = yield* state.openTimeIndex(true)
         if (Option.isNone(ti) || facts.length === 0) return
         const entries = yield* Effect.forEach(facts, (f) =>
           Effect.map(tokensOf(f.text), (tokens) => ({ id: f.id, tokens }))
@@ -157,9 +157,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           return [factMoveLine(randomUUID(), FACT_MERGED, payload, now)]
         })
         if (lines.length > 0) {
-          yield* state.events.append(lines)
-          state.unapplied.push(...lines)
-          yield* State.applyUnapplied(state)
+          yield* state.journal(lines, { supersedes: false })
         }
         yield* queue.drop(pending.map((p) => p.candidate_id))
         return lines.length
@@ -184,9 +182,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           factMoveLine(randomUUID(), FACT_ARCHIVED, { archived: fact, reason: "absorbed_age" }, now)
         )
         if (lines.length > 0) {
-          yield* state.events.append(lines)
-          state.unapplied.push(...lines)
-          yield* State.applyUnapplied(state)
+          yield* state.journal(lines, { supersedes: false })
         }
         yield* ensureDir(state.archive.shardDir)
         yield* writeAtomic(marker, now)

@@ -79,7 +79,7 @@ export const make = (deps: IntakeDeps) =>
         const { keep, pairs } = yield* dedup.detect(state, fresh)
         lines.push(...keep.map((fact) => factLine(randomUUID(), FACT_ADDED, fact, created)))
         if (lines.length === 0) return 0
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         yield* Effect.ignoreLogged(dedup.index(state, keep))
         yield* Effect.ignoreLogged(DedupQueue.make(state.dir).push(pairs))
         yield* Effect.ignoreLogged(deps.afterFacts(state, keep))
@@ -144,7 +144,7 @@ export const make = (deps: IntakeDeps) =>
     /** Path B: human and AI messages since the last B window, with the recently known facts as context. */
     const runPathB = (state: State.CharacterState, upTo: number) =>
       Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, false)
+        const ti = yield* state.openTimeIndex(false)
         if (Option.isNone(ti)) return 0
         const from = yield* cursorsOf(state)
           .get("extracted_b_until_row_id")
@@ -175,7 +175,7 @@ export const make = (deps: IntakeDeps) =>
 
     const pendingRows = (state: State.CharacterState, limit: number) =>
       Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, false)
+        const ti = yield* state.openTimeIndex(false)
         if (Option.isNone(ti)) return { cursor: 0, rows: [] }
         const cursor = yield* readCursor(state)
         return { cursor, rows: yield* ti.value.rowsAfter(cursor, limit) }
@@ -183,12 +183,12 @@ export const make = (deps: IntakeDeps) =>
 
     const humanPending = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        const ti = yield* State.timeIndexOf(state, false)
+        const ti = yield* state.openTimeIndex(false)
         return Option.isNone(ti) ? 0 : yield* ti.value.humanAfter(yield* readCursor(state))
       })
 
     const advance = (state: State.CharacterState, rowId: number, timestamp: string) =>
-      State.ensureCharacterDir(state).pipe(
+      state.ensureDir.pipe(
         Effect.zipRight(
           cursorsOf(state).set({ extracted_until_row_id: String(rowId), extracted_until: timestamp.replace(" ", "T") })
         )
@@ -269,7 +269,7 @@ export const make = (deps: IntakeDeps) =>
           yield* scheduleTick(state)
           return noOps
         }
-        const ti = yield* State.timeIndexOf(state, false)
+        const ti = yield* state.openTimeIndex(false)
         const withRows = yield* Effect.forEach(groups, (g) =>
           Option.match(ti, {
             onNone: () => Effect.succeed({ opId: g.op.opId, messages: g.messages, rowIds: noRows }),

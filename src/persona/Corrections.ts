@@ -57,7 +57,7 @@ export const make = (deps: {
     /** Resolves one batch; returns how many corrections were resolved. */
     const resolve = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        if (!State.exists(state) || !(yield* files.core).powerful_memory_enabled) return 0
+        if (!state.exists() || !(yield* files.core).powerful_memory_enabled) return 0
         const batch = (yield* state.persona.loadCorrections)
           .filter((c) => !exhausted(correctionRetry(t), c.resolve_attempts))
           .slice(0, t.persona_correction_batch_limit)
@@ -81,7 +81,7 @@ export const make = (deps: {
           })
         )
         if (Either.isLeft(answer)) {
-          yield* State.journal(state, attempt(batch))
+          yield* state.journal(attempt(batch))
           return 0
         }
         const persona = yield* state.persona.load
@@ -142,7 +142,7 @@ export const make = (deps: {
         }
         lines.push(resolvedLine(randomUUID(), [...done], "resolved", ts))
         lines.push(...attempt(batch.filter((c) => !done.has(c.correction_id))))
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         return done.size
       })
 

@@ -143,8 +143,8 @@ export const make = (deps: {
           lines.push(entryLine(crypto.randomUUID(), PERSONA_FACT_ADDED, entity, entry, ts, { source: EXTERNAL }))
         }
         if (lines.length > 0) {
-          yield* State.ensureCharacterDir(state)
-          yield* State.journal(state, lines)
+          yield* state.ensureDir
+          yield* state.journal(lines)
         }
         return { added: kept.length, skipped: answer.fused ? 0 : texts.length - kept.length }
       })

@@ -49,7 +49,7 @@ export const make = (deps: {
       Effect.gen(function* () {
         const directory = yield* files.characters
         const persona = yield* state.persona.load
-        if (!State.exists(state) && !directory.characters.includes(deps.name)) return persona
+        if (!state.exists() && !directory.characters.includes(deps.name)) return persona
         const ts = localIso(yield* Clock.currentTimeMillis)
         const lines: Array<EventLine> = []
         const cards = [
@@ -62,7 +62,7 @@ export const make = (deps: {
           if (next !== undefined) lines.push(cardLine(randomUUID(), section, next, ts))
         }
         const empty = entriesOf(persona).every(({ section, entry }) => section === META || entry.text === "")
-        if (empty && State.exists(state)) {
+        if (empty && state.exists()) {
           const legacy = yield* LegacySettings.entries(state.dir, yield* deps.speakers)
           lines.push(
             ...legacy.map(({ section, id, text }) =>
@@ -79,13 +79,11 @@ export const make = (deps: {
             )
           )
         }
-        if (State.exists(state) && !(persona[META]?.facts ?? []).some((e) => e.id === MIGRATION_MARKER)) {
+        if (state.exists() && !(persona[META]?.facts ?? []).some((e) => e.id === MIGRATION_MARKER)) {
           lines.push(...(yield* evidenceMigration(state, ts)))
         }
         if (lines.length === 0) return persona
-        const journaled = yield* Effect.either(
-          State.ensureCharacterDir(state).pipe(Effect.zipRight(State.journal(state, lines)))
-        )
+        const journaled = yield* Effect.either(state.ensureDir.pipe(Effect.zipRight(state.journal(lines))))
         if (journaled._tag === "Left") {
           yield* Effect.logError("persona ensure not journaled; persona used as it is").pipe(
             Effect.annotateLogs({ error: journaled.left.message })
@@ -178,11 +176,11 @@ export const make = (deps: {
             return { _tag: "CardConflict", cardId: hit.id } satisfies AddResult
           if (!move.commands.some((c) => c.type === "queueCorrection"))
             return { _tag: "Added", entry: hit } satisfies AddResult
-          yield* State.journal(state, [...move.lines, queuedLine(randomUUID(), correction, ts)])
+          yield* state.journal([...move.lines, queuedLine(randomUUID(), correction, ts)])
           return { _tag: "Queued", correctionId: correction.correction_id } satisfies AddResult
         }
         const entry = newEntry({ ...fields, createdAt: ts })
-        yield* State.journal(state, [
+        yield* state.journal([
           entryLine(randomUUID(), PERSONA_FACT_ADDED, section, entry, ts, { source: fields.source })
         ])
         return { _tag: "Added", entry } satisfies AddResult
@@ -196,7 +194,7 @@ export const make = (deps: {
     const trackMentions = (state: State.CharacterState, replies: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const text = replies.join("\n").toLowerCase()
-        if (text.trim() === "" || !State.exists(state)) return 0
+        if (text.trim() === "" || !state.exists()) return 0
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
         const nameList = yield* names
@@ -242,14 +240,14 @@ export const make = (deps: {
               : [reflectionLine(randomUUID(), { reflection: base }, ts, REFLECTION_UPDATED)])
           )
         }
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         return lines.length
       })
 
     /** Before a render: suppressions older than the cooldown are lifted and their mentions cleared. */
     const liftSuppressions = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        if (!State.exists(state)) return 0
+        if (!state.exists()) return 0
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
         const hoursSince = (iso: unknown) => {
@@ -275,7 +273,7 @@ export const make = (deps: {
           } as const
           lines.push(...moveReflection(r, event, t, ts).lines)
         }
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         return lines.length
       })
 

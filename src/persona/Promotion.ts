@@ -53,7 +53,7 @@ export const make = (deps: {
       Effect.gen(function* () {
         const m = moveReflection(r, event, t, localIso(yield* Clock.currentTimeMillis), { fields })
         if (m.to === r.status) return r.status
-        yield* State.journal(state, [...extra, ...m.lines])
+        yield* state.journal([...extra, ...m.lines])
         return m.to
       })
 
@@ -89,7 +89,7 @@ export const make = (deps: {
           promote_attempt_count: r.promote_attempt_count + 1,
           last_promote_attempt_at: ts
         }
-        yield* State.journal(state, [reflectionLine(randomUUID(), { reflection: attempted }, ts, REFLECTION_UPDATED)])
+        yield* state.journal([reflectionLine(randomUUID(), { reflection: attempted }, ts, REFLECTION_UPDATED)])
         const persona = yield* keeper.ensure(state)
         const section = sectionOf(r.entity)
         const pool: Array<PersonaEntry> = []

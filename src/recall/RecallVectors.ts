@@ -8,7 +8,7 @@
 import { Effect, Option } from "effect"
 import { Embedder } from "../vectors/Embedder.js"
 import type { Vectors } from "./Hybrid.js"
-import { exists, type CharacterState } from "../character/CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 import { loaded } from "../vectors/TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
 import { generationOf, pool, vectorsFor } from "../vectors/VectorBackfill.js"
@@ -52,7 +52,7 @@ export const make = (withTurns: boolean) =>
         const modelId = yield* embedder.modelId
         if (Option.isNone(modelId) || !(yield* embedder.serves)(query)) return undefined
         const map = yield* validVectors(state, modelId.value)
-        if (withTurns && exists(state))
+        if (withTurns && state.exists())
           yield* loaded(state, modelId.value).pipe(
             Effect.catchAll((e) =>
               Effect.logWarning("turn vectors unreadable; turns recalled by words alone").pipe(

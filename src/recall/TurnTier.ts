@@ -17,7 +17,7 @@ import { analyze } from "./TurnAnalyzer.js"
 import type { RecallRow } from "./RecallTypes.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import type { Tunables } from "../Tunables.js"
-import { timeIndexOf, type CharacterState } from "../character/CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 
 const Message = Schema.parseJson(
   Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
@@ -133,7 +133,7 @@ export const make = (
   /** Indexes the rows appended since the last call. */
   const refresh = (state: CharacterState) =>
     Effect.gen(function* () {
-      const opened = yield* timeIndexOf(state, false)
+      const opened = yield* state.openTimeIndex(false)
       if (Option.isNone(opened)) return
       let last = index.lastRowId()
       for (;;) {

@@ -16,6 +16,7 @@ import { RecentCompressor } from "./RecentCompressor.js"
 import * as RecentMeta from "./RecentMeta.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
+import { commitSplice } from "./RecentEvents.js"
 import type { Command } from "../character/Commands.js"
 
 export interface CompactionDeps {
@@ -93,7 +94,7 @@ export const make = (deps: CompactionDeps) =>
       anchor: boolean
     ) =>
       Effect.gen(function* () {
-        yield* State.commitSplice(state, { reason: "compression", at: 0, fingerprints, items: [memo] })
+        yield* commitSplice(state, { reason: "compression", at: 0, fingerprints, items: [memo] })
         if (anchor) yield* Effect.ignoreLogged(RecentMeta.make(state.dir).setAnchor(yield* Clock.currentTimeMillis))
         yield* Effect.logDebug("recent compressed").pipe(Effect.annotateLogs({ replaced: fingerprints.length }))
       })
@@ -109,7 +110,7 @@ export const make = (deps: CompactionDeps) =>
         yield* Effect.logWarning("recent history over the hard cap; oldest items dropped").pipe(
           Effect.annotateLogs({ dropped: drop })
         )
-        yield* State.commitSplice(state, {
+        yield* commitSplice(state, {
           reason: "hard_cap",
           at: 0,
           fingerprints: head.map(fingerprint),

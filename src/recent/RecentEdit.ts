@@ -10,6 +10,7 @@ import * as path from "node:path"
 import type { StoredMessage } from "../domain/Message.js"
 import { fingerprint } from "./Compression.js"
 import * as State from "../character/CharacterState.js"
+import { commitSplice } from "./RecentEvents.js"
 import type { Command, RecentSnapshot, SaveRecentOutcome } from "../character/Commands.js"
 
 export interface RecentEditDeps {
@@ -42,9 +43,9 @@ export const make = (deps: RecentEditDeps) => {
       if (Option.isSome(recent.degraded) || recent.pending > 0)
         return unwritable("recent.json is unreadable or not writable now; it was not overwritten")
       const fingerprints = recent.items.map(fingerprint)
-      if (!(yield* State.commitSplice(state, { reason: "edit", at: 0, fingerprints, items })))
+      if (!(yield* commitSplice(state, { reason: "edit", at: 0, fingerprints, items })))
         return unwritable("the edit could not be journaled and applied")
-      yield* State.checkpoint(state)
+      yield* state.checkpoint
       yield* deps.cancelReview(state)
       const after = yield* snapshot(state)
       return Option.match(after, {

@@ -4,7 +4,10 @@
  * review or browser edit: the run of items it replaces, by position and fingerprint, and the items that take
  * their place). Each carries everything needed to apply it on its own.
  */
-import { Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import { localIso } from "../domain/LocalTime.js"
+import type { CharacterHost } from "../runtime/CharacterHost.js"
 import { StoredMessage } from "../domain/Message.js"
 import type { EventLine } from "../store/EventLog.js"
 
@@ -49,3 +52,17 @@ export const spliceLine = (eventId: string, payload: SplicePayload, ts: string):
   ts,
   payload: { ...encodeSplice(payload) }
 })
+
+/** Journals and applies one splice of the recent view; false (and the view untouched) when the journal failed. */
+export const commitSplice = (host: CharacterHost, payload: SplicePayload) =>
+  Effect.gen(function* () {
+    const line = spliceLine(randomUUID(), payload, localIso(yield* Clock.currentTimeMillis))
+    return yield* host.journal([line])
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.logError("recent splice not journaled; view untouched").pipe(
+        Effect.annotateLogs({ error: e.message }),
+        Effect.as(false)
+      )
+    )
+  )

@@ -18,6 +18,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "../character/CharacterState.js"
+import { commitSplice } from "./RecentEvents.js"
 import type { Command } from "../character/Commands.js"
 import { DerivedClaims } from "../runtime/DerivedClaims.js"
 
@@ -57,7 +58,7 @@ export const make = (deps: ReviewerDeps) =>
       Effect.gen(function* () {
         const next = { ...(yield* load(state)), ...patch }
         state.recentLife.reviewState = next
-        yield* Effect.ignoreLogged(State.ensureCharacterDir(state).pipe(Effect.zipRight(viewOf(state).write(next))))
+        yield* Effect.ignoreLogged(state.ensureDir.pipe(Effect.zipRight(viewOf(state).write(next))))
       })
 
     /** The review gate's verdict now (`ok`, or why no review may start). */
@@ -133,7 +134,7 @@ export const make = (deps: ReviewerDeps) =>
           return yield* Effect.logInfo("review moot: history changed underneath")
         const replacement = mapped.slice(-Math.min(run.capacity, mapped.length))
         const replaced = items.slice(run.start, run.start + run.capacity).map(fingerprint)
-        const ok = yield* State.commitSplice(state, {
+        const ok = yield* commitSplice(state, {
           reason: "review",
           at: run.start,
           fingerprints: replaced,

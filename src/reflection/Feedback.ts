@@ -53,9 +53,7 @@ export const make = (deps: {
           return moveReflection(r, { type: "feedback", verdict: res.feedback }, t, ts).lines
         })
         if (lines.length > 0) {
-          yield* state.events.append(lines)
-          state.unapplied.push(...lines)
-          yield* State.applyUnapplied(state)
+          yield* state.journal(lines, { supersedes: false })
         }
         yield* view.write(
           rows.map((row) => {

@@ -62,7 +62,7 @@ export const make = (deps: {
           lines.push(...move.lines)
           if (move.promote !== undefined) promote.push({ id: r.id, mode: move.promote })
         }
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         let changed = lines.length
         for (const { id, mode } of promote) {
           const r = (yield* state.reflections.load).find((x) => x.id === id)
@@ -85,7 +85,7 @@ export const make = (deps: {
         const lines = (yield* state.reflections.load)
           .filter((r) => r.status === "confirmed")
           .map((r) => reflectionLine(randomUUID(), { reflection: { ...r, confirmed_at: ts } }, ts, REFLECTION_UPDATED))
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         return lines.length
       })
 

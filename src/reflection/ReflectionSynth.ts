@@ -22,6 +22,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
 import * as State from "../character/CharacterState.js"
+import type { EventLine } from "../store/EventLog.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
 import { factAbsorbedLine } from "../facts/FactEvents.js"
@@ -58,12 +59,8 @@ export const make = (deps: {
         yield* view.write(Object.fromEntries(entries))
       }).pipe(Effect.ignoreLogged)
 
-    const commit = (state: State.CharacterState, lines: Parameters<typeof state.events.append>[0]) =>
-      Effect.gen(function* () {
-        yield* state.events.append(lines)
-        state.unapplied.push(...lines)
-        yield* State.applyUnapplied(state)
-      })
+    const commit = (state: State.CharacterState, lines: ReadonlyArray<EventLine>) =>
+      Effect.asVoid(state.journal(lines, { supersedes: false }))
 
     /** Synthesises at most one reflection; returns it, or undefined when nothing was due. */
     const synthesize = (state: State.CharacterState) =>

@@ -54,9 +54,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       }))
       const lines = cooled.map((reflection) => reflectionLine(randomUUID(), { reflection }, ts, REFLECTION_UPDATED))
       if (lines.length > 0) {
-        yield* state.events.append(lines)
-        state.unapplied.push(...lines)
-        yield* State.applyUnapplied(state)
+        yield* state.journal(lines, { supersedes: false })
       }
       const view = surfacedView(state)
       const rows = Option.getOrElse(yield* view.read, (): ReadonlyArray<typeof SurfacedRow.Type> => [])

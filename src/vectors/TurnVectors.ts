@@ -15,7 +15,7 @@ import { textSha256 } from "./VectorCache.js"
 import * as TurnVectorIndex from "../recall/TurnVectorIndex.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import * as TurnVectorStore from "../store/TurnVectorStore.js"
-import { exists, timeIndexOf, type CharacterState } from "../character/CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 import { turnOf } from "../recall/TurnTier.js"
 
 export interface TurnBackfillReport {
@@ -55,11 +55,11 @@ export const backfillTurns = (
   limit: number
 ): Effect.Effect<TurnBackfillReport, never, Embedder> =>
   Effect.gen(function* () {
-    if (!exists(state)) return idle
+    if (!state.exists()) return idle
     const embedder = yield* Embedder
     const modelId = yield* embedder.modelId
     if (Option.isNone(modelId)) return idle
-    const opened = yield* timeIndexOf(state, false)
+    const opened = yield* state.openTimeIndex(false)
     if (Option.isNone(opened)) return { ready: true, embedded: 0, more: false }
     const tv = yield* loaded(state, modelId.value)
     const serves = yield* embedder.serves

@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { Embedder } from "./Embedder.js"
 import { dimOfModelId, entryVector, isValid, textSha256 } from "./VectorCache.js"
 import * as VectorStore from "./VectorStore.js"
-import { exists, type CharacterState } from "../character/CharacterState.js"
+import type { CharacterState } from "../character/CharacterState.js"
 
 export interface BackfillReport {
   /** False while vectors are disabled or the model is not loaded yet (nothing was done). */
@@ -62,7 +62,7 @@ export const pool = (state: CharacterState) =>
 
 export const backfill = (state: CharacterState, limit = 64): Effect.Effect<BackfillReport, never, Embedder> =>
   Effect.gen(function* () {
-    if (!exists(state)) return idle
+    if (!state.exists()) return idle
     const embedder = yield* Embedder
     const modelId = yield* embedder.modelId
     if (Option.isNone(modelId)) return idle
@@ -140,7 +140,7 @@ export const vectorsFor = (
   Effect.gen(function* () {
     const embedder = yield* Embedder
     const modelId = yield* embedder.modelId
-    if (Option.isNone(modelId) || !exists(state)) return new Map<string, Float32Array>()
+    if (Option.isNone(modelId) || !state.exists()) return new Map<string, Float32Array>()
     const dim = Option.getOrElse(dimOfModelId(modelId.value), () => 0)
     const serves = yield* embedder.serves
     const store = yield* vectorStoreOf(state)

@@ -16,7 +16,7 @@ export const handle = (state: State.CharacterState, c: Command) =>
     }
     if (c._tag === "SetPromptLocale") {
       const work = Effect.gen(function* () {
-        yield* State.ensureCharacterDir(state)
+        yield* state.ensureDir
         const change = yield* PromptLocale.write(state.dir, c.language)
         state.locale = Option.some(c.language)
         return change

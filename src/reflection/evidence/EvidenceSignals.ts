@@ -125,7 +125,7 @@ export const make = (deps: {
             })
           )
         ]
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         if (lines.length > 0) yield* deps.afterwards(state)
         return lines.length
       })

@@ -36,7 +36,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
   /** Returns how many records changed. */
   const sweep = (state: State.CharacterState) =>
     Effect.gen(function* () {
-      if (!State.exists(state)) return 0
+      if (!state.exists()) return 0
       const now = yield* Clock.currentTimeMillis
       const ts = localIso(now)
       const today = ts.slice(0, 10)
@@ -75,7 +75,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
           lines.push(...move.lines)
         }
       }
-      yield* State.journal(state, lines)
+      yield* state.journal(lines)
       return lines.length
     })
 

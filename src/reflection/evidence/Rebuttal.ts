@@ -42,7 +42,7 @@ export const make = (deps: {
     /** One tick; returns how many reflections were denied. */
     const tick = (state: State.CharacterState) =>
       Effect.gen(function* () {
-        if (!State.exists(state)) return 0
+        if (!state.exists()) return 0
         const cursors = Cursors.make(state.dir)
         const now = yield* Clock.currentTimeMillis
         if (!(yield* files.core).powerful_memory_enabled) {
@@ -52,7 +52,7 @@ export const make = (deps: {
         if (failures > 0 && now < retryAt) return 0
         const confirmed = (yield* state.reflections.load).filter((r) => r.status === "confirmed")
         if (confirmed.length === 0) return 0
-        const ti = yield* State.timeIndexOf(state, false)
+        const ti = yield* state.openTimeIndex(false)
         if (Option.isNone(ti)) return 0
         const saved = Option.flatMap(yield* cursors.get(CURSOR), (v) => Option.fromNullable(parseLocal(v)))
         const lookbackMs = t.rebuttal_first_run_lookback_hours * 3_600_000
@@ -97,7 +97,7 @@ export const make = (deps: {
         const lines = confirmed.flatMap((r) =>
           denied.has(r.id) ? moveReflection(r, { type: "rebutted" }, t, ts).lines : []
         )
-        yield* State.journal(state, lines)
+        yield* state.journal(lines)
         yield* cursors.set({ [CURSOR]: localIso(window.nextCursor) })
         return lines.length
       })
