@@ -90,7 +90,7 @@ export const make = (name: CharacterName) =>
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    const intake = yield* FactIntake.make({
+    const intake = yield* FactIntake.make<State.CharacterState>({
       tunables: t,
       scope,
       speakers: speakerNames,

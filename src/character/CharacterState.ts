@@ -21,9 +21,8 @@ import * as FactStore from "../facts/FactStore.js"
 import * as ReflectionStore from "../reflection/ReflectionStore.js"
 import * as PersonaStore from "../persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
-import type { VectorStore } from "../vectors/VectorStore.js"
-import type { TurnVectorIndex } from "../recall/TurnVectorIndex.js"
-import type { TurnVectorStore } from "../store/TurnVectorStore.js"
+import type { VectorsSlice } from "../vectors/VectorsHost.js"
+import { intakeWindow, type FactsSlice } from "../facts/FactsHost.js"
 import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./locale/PromptLocale.js"
@@ -34,7 +33,8 @@ import * as RecentSlice from "../recent/RecentSlice.js"
 
 export { applyUnapplied, EXTRACT_FACTS, timeIndexOf } from "./Apply.js"
 
-export interface CharacterState extends CharacterHost {
+/** Every feature's slice, the journal discipline's own fields and the session's. */
+export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice {
   readonly recent: RecentStore.RecentStore
   readonly events: EventLog.EventLog
   readonly outbox: Outbox.Outbox
@@ -45,10 +45,6 @@ export interface CharacterState extends CharacterHost {
   readonly reflections: ReflectionStore.ReflectionStore
   readonly persona: PersonaStore.PersonaStore
   timeIndex: TimeIndex.TimeIndex | undefined
-  /** `vectors.db`, opened by the vector backfill on first use (derived data, see VectorBackfill.ts). */
-  vectors: VectorStore | undefined
-  /** `turn_vectors.db` and its rows under the current model, loaded by the turn backfill (TurnVectors.ts). */
-  turnVectors: { readonly store: TurnVectorStore; index: TurnVectorIndex; cursor: number } | undefined
   unapplied: Array<EventLog.EventLine>
   locale: Option.Option<Language>
   snapshot: ReturnType<typeof initialTransition<typeof sessionMachine>>[0]
@@ -63,12 +59,6 @@ export interface CharacterState extends CharacterHost {
   lastWriteAt: number
   /** Callers waiting until no compression and no review is in flight. */
   quietWaiters: Array<Effect.Effect<void>>
-  /** Batch fact extraction (powerful ON): turns gathered, last check, tick timer, failures on the window. */
-  turnsSince: number
-  lastCheckAt: number | undefined
-  tickScheduled: boolean
-  windowFailures: number
-  pathATicks: number
   readonly recorded: Set<string>
   /** Journaled writes of reflections, persona entries or corrections (the background lane watches it). */
   recordWrites: number
@@ -139,11 +129,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       recentLife: RecentSlice.make(tunables),
       lastWriteAt: 0,
       quietWaiters: [],
-      turnsSince: 0,
-      lastCheckAt: undefined,
-      tickScheduled: false,
-      windowFailures: 0,
-      pathATicks: 0,
+      intake: intakeWindow(),
       recorded: new Set(),
       recordWrites: 0
     }

@@ -29,7 +29,7 @@ export const make = (deps: {
   readonly tunables: Tunables
   readonly files: typeof AppFiles.Service
   readonly embedder: EmbedderService
-  readonly intake: Built<typeof FactIntake.make>
+  readonly intake: FactIntake.Intake<State.CharacterState>
   readonly memory: Built<typeof MemoryCommands.make>
   readonly recent: RecentLifecycle
   readonly drain: (state: State.CharacterState, force?: boolean) => Effect.Effect<number>

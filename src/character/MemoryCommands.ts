@@ -19,6 +19,7 @@ import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
 import type { ActorDefect } from "../runtime/Actor.js"
 import * as State from "./CharacterState.js"
+import type { CharacterHost } from "../runtime/CharacterHost.js"
 import type { Command } from "./Commands.js"
 import * as Corrections from "../persona/Corrections.js"
 import * as EvidenceSignals from "../reflection/evidence/EvidenceSignals.js"
@@ -45,7 +46,7 @@ export const make = (deps: {
   readonly name: CharacterName
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: CharacterHost) => Language
 }) =>
   Effect.gen(function* () {
     const t = deps.tunables
@@ -76,7 +77,7 @@ export const make = (deps: {
     const manual = ManualActions.make(t)
     const editor = EntryEdit.make(t)
     const fusion = yield* PersonaFusion.make({ ...deps, ensure: (state) => keeper.ensure(state) })
-    const importer = yield* ExternalImport.make({ ...deps, fusePersona: fusion.fuse })
+    const importer = yield* ExternalImport.make<State.CharacterState>({ ...deps, fusePersona: fusion.fuse })
 
     /** Token counts of rendered texts, memoised (the same entries render on every dialog). */
     const counts = new Map<string, number>()

@@ -12,6 +12,7 @@ import { renderNewDialog } from "../dialog/Render.js"
 import type { AppFiles } from "../store/AppFiles.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import type { CharacterHost } from "../runtime/CharacterHost.js"
 import type { ReadLanguage } from "./Commands.js"
 
 export const makeReads = (deps: {
@@ -21,7 +22,7 @@ export const makeReads = (deps: {
 }) => {
   const { name, files } = deps
   const t = deps.tunables
-  const resolveLanguage = (state: State.CharacterState, lang: ReadLanguage): Language =>
+  const resolveLanguage = (state: CharacterHost, lang: ReadLanguage): Language =>
     Option.getOrElse(
       Option.orElse(
         Option.orElse(lang.language, () => state.locale),
@@ -37,7 +38,7 @@ export const makeReads = (deps: {
     }))
   )
   /** The prompt language for background work on `items`: what the user wrote, else the character's. */
-  const contentLanguage = (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) =>
+  const contentLanguage = (state: CharacterHost, items: ReadonlyArray<StoredMessage>) =>
     detectLanguage(
       items.filter(isHuman).map(messageText),
       resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })

@@ -14,7 +14,7 @@ import { localIso } from "../domain/LocalTime.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { EventLine } from "../store/EventLog.js"
-import * as State from "../character/CharacterState.js"
+import type { FactsHost } from "./FactsHost.js"
 import type { Command } from "../character/Commands.js"
 import { dayFingerprint, importedFact, MAX_NEW_DAYS, type Candidate, type ImportOutcome } from "./ExternalImport.js"
 import type { ImportRequest } from "./ExternalImport.js"
@@ -32,11 +32,11 @@ class Stop {
   ) {}
 }
 
-export const make = (deps: {
+export const make = <S extends FactsHost>(deps: {
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: S) => Language
   readonly fusePersona: (
-    state: State.CharacterState,
+    state: S,
     entity: string,
     candidates: ReadonlyArray<Candidate>,
     format: string
@@ -46,7 +46,7 @@ export const make = (deps: {
     const tasks = yield* MemoryTasks
 
     /** Journals the facts whose hash is not stored yet; answers how many were added. */
-    const append = (state: State.CharacterState, facts: ReadonlyArray<Fact>) =>
+    const append = (state: S, facts: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
         const { byHash } = yield* state.facts.load
         const seen = new Set<string>()
@@ -59,7 +59,7 @@ export const make = (deps: {
         return fresh.length
       })
 
-    const daily = (state: State.CharacterState, format: string, candidates: ReadonlyArray<Candidate>) =>
+    const daily = (state: S, format: string, candidates: ReadonlyArray<Candidate>) =>
       Effect.gen(function* () {
         const sidecar = ImportState.make(state.dir)
         const recorded = yield* sidecar.days
@@ -144,7 +144,7 @@ export const make = (deps: {
         return { added, failed, skipped }
       })
 
-    const run = (state: State.CharacterState, request: ImportRequest): Effect.Effect<ImportOutcome> => {
+    const run = (state: S, request: ImportRequest): Effect.Effect<ImportOutcome> => {
       const done = { persona: 0, facts: 0, skipped: 0 }
       const outcome = (status: ImportOutcome["status"], detail: string): ImportOutcome => ({
         status,
@@ -215,7 +215,7 @@ export const make = (deps: {
     }
 
     /** Handles `ImportMarkdown`; false for any other command. */
-    const handle = (state: State.CharacterState, c: Command) =>
+    const handle = (state: S, c: Command) =>
       c._tag === "ImportMarkdown"
         ? Effect.flatMap(run(state, c.request), (o) => Deferred.succeed(c.reply, o)).pipe(Effect.as(true))
         : Effect.succeed(false)

@@ -17,7 +17,7 @@ import * as DedupQueue from "./DedupQueue.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { dedupTokens, dice, stripNames } from "../recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { FactsHost } from "./FactsHost.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { vectorPairs } from "./VectorDedup.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./FactEvents.js"
@@ -46,7 +46,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
       })
 
     /** Splits new facts into those to keep and the arbitration pairs they open. */
-    const detect = (state: State.CharacterState, fresh: ReadonlyArray<Fact>) =>
+    const detect = (state: FactsHost, fresh: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
         const ti = yield* state.openTimeIndex(true)
         const { facts } = yield* state.facts.load
@@ -99,7 +99,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
       })
 
     /** Indexes facts for later near-duplicate search. */
-    const index = (state: State.CharacterState, facts: ReadonlyArray<Fact>) =>
+    const index = (state: FactsHost, facts: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
         const ti = yield* state.openTimeIndex(true)
         if (Option.isNone(ti) || facts.length === 0) return
@@ -110,7 +110,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
       })
 
     /** Arbitrates up to `fact_dedup_batch_limit` queued pairs; returns how many facts were merged away. */
-    const arbitrate = (state: State.CharacterState) =>
+    const arbitrate = (state: FactsHost) =>
       Effect.gen(function* () {
         const queue = DedupQueue.make(state.dir)
         const pending = (yield* queue.read).slice(0, t.fact_dedup_batch_limit)
@@ -167,7 +167,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
      * Moves absorbed facts older than `fact_archive_age_days` into the archive, at most once every
      * `fact_archive_cooldown_hours` (remembered in `facts_archive/.last_attempt`).
      */
-    const sweep = (state: State.CharacterState) =>
+    const sweep = (state: FactsHost) =>
       Effect.gen(function* () {
         const millis = yield* Clock.currentTimeMillis
         const marker = path.join(state.archive.shardDir, ".last_attempt")

@@ -24,21 +24,21 @@ import type { OutboxOp } from "../store/Outbox.js"
 import type { Tunables } from "../Tunables.js"
 import { afterFailure, factIntakeRetry } from "../maintenance/policies.js"
 import { yieldToIo } from "../runtime/Actor.js"
-import * as State from "../character/CharacterState.js"
+import type { FactsHost } from "./FactsHost.js"
 import type { Command } from "../character/Commands.js"
 import { HandlerFailed } from "../runtime/OutboxHandlers.js"
 import * as DedupQueue from "./DedupQueue.js"
 import * as FactDedup from "./FactDedup.js"
 import { factLine, FACT_ADDED, FACT_UPDATED } from "./FactEvents.js"
 
-export interface IntakeDeps {
+export interface IntakeDeps<S extends FactsHost> {
   readonly tunables: Tunables
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState, texts: ReadonlyArray<StoredMessage>) => Language
+  readonly language: (state: S, texts: ReadonlyArray<StoredMessage>) => Language
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
   /** Stage 2 for the facts just added (evidence mapping); failures are logged. */
-  readonly afterFacts: (state: State.CharacterState, facts: ReadonlyArray<Fact>) => Effect.Effect<unknown, unknown>
+  readonly afterFacts: (state: S, facts: ReadonlyArray<Fact>) => Effect.Effect<unknown, unknown>
 }
 
 const noRows: ReadonlyArray<number> = []
@@ -55,7 +55,8 @@ const utterance = (m: {
     ? Option.some({ speaker: m.type, text: contentText(m.data.content) })
     : Option.none()
 
-export const make = (deps: IntakeDeps) =>
+/** Generic in the character's state `S`, which the callbacks receive as it is. */
+export const make = <S extends FactsHost>(deps: IntakeDeps<S>) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const files = yield* AppFiles
@@ -66,7 +67,7 @@ export const make = (deps: IntakeDeps) =>
     let retryAt = 0
 
     const persist = (
-      state: State.CharacterState,
+      state: S,
       extracted: ReadonlyArray<{ readonly e: Extracted; readonly rowIds: ReadonlyArray<number> }>,
       processed: boolean
     ) =>
@@ -88,7 +89,7 @@ export const make = (deps: IntakeDeps) =>
 
     /** Extracts from one message group; the facts come with the rows they came from. */
     const extractGroup = (
-      state: State.CharacterState,
+      state: S,
       group: { readonly messages: ReadonlyArray<StoredMessage>; readonly rowIds: ReadonlyArray<number> },
       known: ReadonlyArray<string> | undefined
     ) =>
@@ -107,7 +108,7 @@ export const make = (deps: IntakeDeps) =>
 
     /** Extracts from several message groups, each with the rows it came from, and persists once. */
     const extractGroups = (
-      state: State.CharacterState,
+      state: S,
       groups: ReadonlyArray<{
         readonly messages: ReadonlyArray<StoredMessage>
         readonly rowIds: ReadonlyArray<number>
@@ -142,7 +143,7 @@ export const make = (deps: IntakeDeps) =>
       )
 
     /** Path B: human and AI messages since the last B window, with the recently known facts as context. */
-    const runPathB = (state: State.CharacterState, upTo: number) =>
+    const runPathB = (state: S, upTo: number) =>
       Effect.gen(function* () {
         const ti = yield* state.openTimeIndex(false)
         if (Option.isNone(ti)) return 0
@@ -163,9 +164,9 @@ export const make = (deps: IntakeDeps) =>
         return added
       })
 
-    const cursorsOf = (state: State.CharacterState) => Cursors.make(state.dir)
+    const cursorsOf = (state: S) => Cursors.make(state.dir)
 
-    const readCursor = (state: State.CharacterState) =>
+    const readCursor = (state: S) =>
       cursorsOf(state)
         .get("extracted_until_row_id")
         .pipe(
@@ -173,7 +174,7 @@ export const make = (deps: IntakeDeps) =>
           Effect.orElseSucceed(() => 0)
         )
 
-    const pendingRows = (state: State.CharacterState, limit: number) =>
+    const pendingRows = (state: S, limit: number) =>
       Effect.gen(function* () {
         const ti = yield* state.openTimeIndex(false)
         if (Option.isNone(ti)) return { cursor: 0, rows: [] }
@@ -181,13 +182,13 @@ export const make = (deps: IntakeDeps) =>
         return { cursor, rows: yield* ti.value.rowsAfter(cursor, limit) }
       })
 
-    const humanPending = (state: State.CharacterState) =>
+    const humanPending = (state: S) =>
       Effect.gen(function* () {
         const ti = yield* state.openTimeIndex(false)
         return Option.isNone(ti) ? 0 : yield* ti.value.humanAfter(yield* readCursor(state))
       })
 
-    const advance = (state: State.CharacterState, rowId: number, timestamp: string) =>
+    const advance = (state: S, rowId: number, timestamp: string) =>
       state.ensureDir.pipe(
         Effect.zipRight(
           cursorsOf(state).set({ extracted_until_row_id: String(rowId), extracted_until: timestamp.replace(" ", "T") })
@@ -195,48 +196,49 @@ export const make = (deps: IntakeDeps) =>
       )
 
     /** Path A: every human message past the cursor; every Nth success also runs path B. */
-    const runWindow = (state: State.CharacterState) =>
+    const runWindow = (state: S) =>
       Effect.gen(function* () {
         const { rows } = yield* pendingRows(state, t.max_ai_aware_window_msgs)
         const last = rows[rows.length - 1]
         if (last === undefined) return 0
         const added = yield* extractGroups(state, groupsOf(decodedRows(rows, ["human"])))
         yield* advance(state, last.id, last.timestamp)
-        state.turnsSince = yield* humanPending(state)
-        state.lastCheckAt = yield* Clock.currentTimeMillis
-        state.windowFailures = 0
-        state.pathATicks++
+        state.intake.turnsSince = yield* humanPending(state)
+        state.intake.lastCheckAt = yield* Clock.currentTimeMillis
+        state.intake.windowFailures = 0
+        state.intake.pathATicks++
         const pathB =
-          state.pathATicks % t.evidence_ai_aware_every_n_a_ticks === 0
+          state.intake.pathATicks % t.evidence_ai_aware_every_n_a_ticks === 0
             ? yield* Effect.orElseSucceed(runPathB(state, last.id), () => 0)
             : 0
         return added + pathB
       })
 
-    const tick = (state: State.CharacterState) =>
+    const tick = (state: S) =>
       Effect.gen(function* () {
-        state.tickScheduled = false
-        if (!(yield* files.core).powerful_memory_enabled || state.turnsSince === 0) return
+        state.intake.tickScheduled = false
+        if (!(yield* files.core).powerful_memory_enabled || state.intake.turnsSince === 0) return
         const now = yield* Clock.currentTimeMillis
         const due =
-          state.turnsSince >= t.evidence_signal_check_every_n_turns ||
-          (state.lastCheckAt === undefined && now - state.lastWriteAt >= t.idle_threshold_seconds * 1000) ||
-          (state.lastCheckAt !== undefined && now - state.lastCheckAt >= t.evidence_signal_check_idle_minutes * 60_000)
-        if (due && (state.windowFailures === 0 || now >= retryAt)) {
+          state.intake.turnsSince >= t.evidence_signal_check_every_n_turns ||
+          (state.intake.lastCheckAt === undefined && now - state.lastWriteAt >= t.idle_threshold_seconds * 1000) ||
+          (state.intake.lastCheckAt !== undefined &&
+            now - state.intake.lastCheckAt >= t.evidence_signal_check_idle_minutes * 60_000)
+        if (due && (state.intake.windowFailures === 0 || now >= retryAt)) {
           const result = yield* Effect.either(runWindow(state))
           if (result._tag === "Left") {
-            state.windowFailures++
+            state.intake.windowFailures++
             yield* Effect.logWarning("fact extraction failed; window kept").pipe(
-              Effect.annotateLogs({ attempts: state.windowFailures })
+              Effect.annotateLogs({ attempts: state.intake.windowFailures })
             )
-            const next = yield* afterFailure(retry, state.windowFailures)
+            const next = yield* afterFailure(retry, state.intake.windowFailures)
             if (next._tag === "Retry") retryAt = now + Duration.toMillis(next.delay)
             else {
               const { rows } = yield* Effect.orElseSucceed(pendingRows(state, 100_000), () => ({ cursor: 0, rows: [] }))
               const last = rows[rows.length - 1]
               if (last) yield* Effect.ignoreLogged(advance(state, last.id, last.timestamp))
-              state.turnsSince = 0
-              state.windowFailures = 0
+              state.intake.turnsSince = 0
+              state.intake.windowFailures = 0
             }
           }
         }
@@ -244,13 +246,13 @@ export const make = (deps: IntakeDeps) =>
       })
 
     /** The next tick: after the signal interval, or when a failed window's retry is due. */
-    const scheduleTick = (state: State.CharacterState) =>
-      state.tickScheduled || state.turnsSince === 0 || !t.evidence_signal_check_enabled
+    const scheduleTick = (state: S) =>
+      state.intake.tickScheduled || state.intake.turnsSince === 0 || !t.evidence_signal_check_enabled
         ? Effect.void
         : Effect.gen(function* () {
-            state.tickScheduled = true
+            state.intake.tickScheduled = true
             const interval = t.evidence_signal_check_interval_seconds * 1000
-            const wait = state.windowFailures > 0 ? retryAt - (yield* Clock.currentTimeMillis) : interval
+            const wait = state.intake.windowFailures > 0 ? retryAt - (yield* Clock.currentTimeMillis) : interval
             yield* deps.later({ _tag: "SignalTick" }, Math.max(0, wait))
           })
 
@@ -258,14 +260,14 @@ export const make = (deps: IntakeDeps) =>
      * `extract_facts` ops: per-turn extraction, persisted once for all (OFF), or gathered turns (ON). Answers the
      * ids of the ops whose extraction failed; fails when all of them did.
      */
-    const onExtractOps = (state: State.CharacterState, ops: ReadonlyArray<OutboxOp>) =>
+    const onExtractOps = (state: S, ops: ReadonlyArray<OutboxOp>) =>
       Effect.gen(function* () {
         const groups = ops.map((op) => ({
           op,
           messages: Option.getOrElse(decodeMessages(op.payload["messages"]), () => [])
         }))
         if ((yield* files.core).powerful_memory_enabled) {
-          state.turnsSince += groups.filter((g) => g.messages.some((m) => m.type === "human")).length
+          state.intake.turnsSince += groups.filter((g) => g.messages.some((m) => m.type === "human")).length
           yield* scheduleTick(state)
           return noOps
         }
@@ -294,9 +296,9 @@ export const make = (deps: IntakeDeps) =>
       }).pipe(Effect.mapError((e) => new HandlerFailed({ type: "extract_facts", message: e.message })))
 
     /** After a load: turns past the cursor count as gathered, so a restart never skips them. */
-    const resume = (state: State.CharacterState) =>
+    const resume = (state: S) =>
       Effect.gen(function* () {
-        state.turnsSince = yield* humanPending(state)
+        state.intake.turnsSince = yield* humanPending(state)
         yield* scheduleTick(state)
       }).pipe(
         Effect.catchAll((e) =>
@@ -306,3 +308,5 @@ export const make = (deps: IntakeDeps) =>
 
     return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate: dedup.arbitrate, sweep: dedup.sweep }
   })
+
+export type Intake<S extends FactsHost> = Effect.Effect.Success<ReturnType<typeof make<S>>>

@@ -10,11 +10,11 @@ import type { Fact } from "./Fact.js"
 import type * as DedupQueue from "./DedupQueue.js"
 import { cosine } from "../reflection/evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { FactsHost } from "./FactsHost.js"
 import { vectorsFor } from "../vectors/VectorBackfill.js"
 
 export const vectorPairs = (
-  state: CharacterState,
+  state: FactsHost,
   fresh: ReadonlyArray<Fact>,
   existing: ReadonlyArray<Fact>,
   queuedAt: string,

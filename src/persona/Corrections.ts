@@ -20,7 +20,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import { correctionRetry, exhausted } from "../maintenance/policies.js"
-import * as State from "../character/CharacterState.js"
+import type { PersonaHost } from "./PersonaHost.js"
 import {
   attemptedLine,
   entryLine,
@@ -35,7 +35,7 @@ import { moveReflection } from "../reflection/ReflectionTransitions.js"
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: PersonaHost) => Language
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
@@ -55,7 +55,7 @@ export const make = (deps: {
       })
 
     /** Resolves one batch; returns how many corrections were resolved. */
-    const resolve = (state: State.CharacterState) =>
+    const resolve = (state: PersonaHost) =>
       Effect.gen(function* () {
         if (!state.exists() || !(yield* files.core).powerful_memory_enabled) return 0
         const batch = (yield* state.persona.loadCorrections)

@@ -16,7 +16,7 @@ import { MemoryTasks } from "../llm/MemoryTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { PersonaHost } from "./PersonaHost.js"
 import { newEntry, type PersonaEntry, type PersonaFile } from "./Persona.js"
 import { entryLine, PERSONA_FACT_ADDED, removedLine } from "./PersonaEvent.js"
 
@@ -67,21 +67,16 @@ const trim = (
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: PersonaHost) => Language
   /** The persona with the character card synced. */
-  readonly ensure: (state: State.CharacterState) => Effect.Effect<PersonaFile, unknown>
+  readonly ensure: (state: PersonaHost) => Effect.Effect<PersonaFile, unknown>
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const tokens = yield* Tokenizer
 
     /** Folds one entity's candidates in; `added` entries written, `skipped` candidates left out. */
-    const fuse = (
-      state: State.CharacterState,
-      entity: string,
-      candidates: ReadonlyArray<FusionInput>,
-      format: string
-    ) =>
+    const fuse = (state: PersonaHost, entity: string, candidates: ReadonlyArray<FusionInput>, format: string) =>
       Effect.gen(function* () {
         const budget = PERSONA_BUDGETS[entity]
         const texts = candidates.map((c) => c.text.trim()).filter((t) => t !== "")

@@ -19,7 +19,7 @@ import type { Reflection } from "../reflection/Reflection.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { PersonaHost } from "./PersonaHost.js"
 import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
@@ -45,7 +45,7 @@ export const make = (deps: {
     const names = Effect.map(deps.speakers, (s) => [s.character, s.master])
 
     /** Syncs the character-card lines, then returns the persona. */
-    const ensure = (state: State.CharacterState) =>
+    const ensure = (state: PersonaHost) =>
       Effect.gen(function* () {
         const directory = yield* files.characters
         const persona = yield* state.persona.load
@@ -97,7 +97,7 @@ export const make = (deps: {
      * The one-shot evidence migration (§4.5): reflections that never had evidence are seeded by status
      * (promoted 2/0, confirmed 1/0, denied 0/2), then the `__meta__` marker is added.
      */
-    const evidenceMigration = (state: State.CharacterState, ts: string) =>
+    const evidenceMigration = (state: PersonaHost, ts: string) =>
       Effect.gen(function* () {
         const seeds: Readonly<Record<string, { readonly reinforcement: number; readonly disputation: number }>> = {
           promoted: { reinforcement: 2, disputation: 0 },
@@ -133,7 +133,7 @@ export const make = (deps: {
      * meanwhile). Journals the result.
      */
     const add = (
-      state: State.CharacterState,
+      state: PersonaHost,
       persona: PersonaFile,
       section: string,
       fields: { readonly id: string; readonly text: string; readonly source: string; readonly sourceId?: string }
@@ -191,7 +191,7 @@ export const make = (deps: {
      * occur in the reply is mentioned; more than `suppress_mention_limit` mentions within the window
      * suppress it. Returns how many records changed.
      */
-    const trackMentions = (state: State.CharacterState, replies: ReadonlyArray<string>) =>
+    const trackMentions = (state: PersonaHost, replies: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const text = replies.join("\n").toLowerCase()
         if (text.trim() === "" || !state.exists()) return 0
@@ -245,7 +245,7 @@ export const make = (deps: {
       })
 
     /** Before a render: suppressions older than the cooldown are lifted and their mentions cleared. */
-    const liftSuppressions = (state: State.CharacterState) =>
+    const liftSuppressions = (state: PersonaHost) =>
       Effect.gen(function* () {
         if (!state.exists()) return 0
         const now = yield* Clock.currentTimeMillis

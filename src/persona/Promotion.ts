@@ -20,7 +20,7 @@ import type { Speakers } from "../domain/Speakers.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { PersonaHost } from "./PersonaHost.js"
 import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
@@ -33,7 +33,7 @@ export const sectionOf = (entity: string): string =>
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: PersonaHost) => Language
   readonly keeper: Effect.Effect.Success<ReturnType<typeof PersonaKeeper.make>>
 }) =>
   Effect.gen(function* () {
@@ -44,7 +44,7 @@ export const make = (deps: {
 
     /** Journals what the machine makes of `event` (with `extra` lines first); the reflection's new status. */
     const move = (
-      state: State.CharacterState,
+      state: PersonaHost,
       r: Reflection,
       event: ReflectionEvent,
       fields: Readonly<Record<string, unknown>> = {},
@@ -57,7 +57,7 @@ export const make = (deps: {
         return m.to
       })
 
-    const addFresh = (state: State.CharacterState, r: Reflection, source: string) =>
+    const addFresh = (state: PersonaHost, r: Reflection, source: string) =>
       Effect.gen(function* () {
         const persona = yield* keeper.ensure(state)
         const result = yield* keeper.add(state, persona, sectionOf(r.entity), {
@@ -77,10 +77,10 @@ export const make = (deps: {
       })
 
     /** Powerful memory OFF: confirmed for long enough → a plain persona add. */
-    const timeDriven = (state: State.CharacterState, r: Reflection) => addFresh(state, r, "reflection_time_driven")
+    const timeDriven = (state: PersonaHost, r: Reflection) => addFresh(state, r, "reflection_time_driven")
 
     /** Powerful memory ON: one merge-on-promote attempt. */
-    const scoreDriven = (state: State.CharacterState, r: Reflection) =>
+    const scoreDriven = (state: PersonaHost, r: Reflection) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)

@@ -29,7 +29,7 @@ import type { Speakers } from "../domain/Speakers.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { RecallHost } from "./RecallTypes.js"
 import * as TurnTier from "./TurnTier.js"
 import { mergeTiers } from "./MergeTiers.js"
 import * as Concepts from "./Concepts.js"
@@ -37,7 +37,7 @@ import { analyze } from "./TurnAnalyzer.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */
 export type VectorSeam = (input: {
-  readonly state: CharacterState
+  readonly state: RecallHost
   readonly query: string
 }) => Effect.Effect<Vectors | undefined>
 
@@ -115,7 +115,7 @@ export const make = (deps: {
         corpus.apply(tier, changes, yield* fold(changes.changed.map((r) => r.text)), project)
       })
 
-    const archiveRows = (state: CharacterState) =>
+    const archiveRows = (state: RecallHost) =>
       Effect.gen(function* () {
         const sources = [
           path.join(state.dir, "facts_archive.json"),
@@ -143,7 +143,7 @@ export const make = (deps: {
       })
 
     /** Brings the corpus up to date with the views (building it on first use). */
-    const refresh = (state: CharacterState) =>
+    const refresh = (state: RecallHost) =>
       Effect.gen(function* () {
         const speakers = yield* deps.speakers
         if (concepts === undefined) concepts = t.recall_concepts ? yield* Concepts.make(fold) : Concepts.none
@@ -177,7 +177,7 @@ export const make = (deps: {
         return { corpus, names }
       })
 
-    const recall = (state: CharacterState, input: QueryRequest) =>
+    const recall = (state: RecallHost, input: QueryRequest) =>
       Effect.gen(function* () {
         const started = yield* Clock.currentTimeNanos
         const elapsed = Effect.map(Clock.currentTimeNanos, (n) => Math.round(Number(n - started) / 1e5) / 10)
@@ -233,7 +233,7 @@ export const make = (deps: {
       })
 
     /** The `/query_memory` answer; never fails (a failure is the `hybrid_recall_failed` answer). */
-    const query = (state: CharacterState, input: QueryRequest): Effect.Effect<QueryResult> =>
+    const query = (state: RecallHost, input: QueryRequest): Effect.Effect<QueryResult> =>
       recall(state, input).pipe(
         Effect.catchAllCause((cause) =>
           Effect.logError("recall failed; answering hybrid_recall_failed", cause).pipe(

@@ -1,7 +1,13 @@
 /**
- * The shapes of `/query_memory` (neko-compat §1.4): the request body and the response with its rows.
+ * The shapes of `/query_memory` (neko-compat §1.4): the request body and the response with its rows; and
+ * what recall reads of a character (`RecallHost`).
  */
 import { Schema } from "effect"
+import type { FactArchive } from "../facts/FactArchive.js"
+import type { VectorsHost } from "../vectors/VectorsHost.js"
+
+/** Facts (active and archived), reflections, persona and their vectors. */
+export type RecallHost = VectorsHost & { readonly archive: FactArchive }
 
 /**
  * A memory subject as N.E.K.O. takes it (neko-compat §1.7): `subject_kind` (or `kind`), `subject_id`, and an

@@ -8,7 +8,7 @@
 import { Effect, Option } from "effect"
 import { Embedder } from "../vectors/Embedder.js"
 import type { Vectors } from "./Hybrid.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { RecallHost } from "./RecallTypes.js"
 import { loaded } from "../vectors/TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
 import { generationOf, pool, vectorsFor } from "../vectors/VectorBackfill.js"
@@ -25,9 +25,9 @@ interface Cached {
 export const make = (withTurns: boolean) =>
   Effect.gen(function* () {
     const embedder = yield* Embedder
-    const cache = new WeakMap<CharacterState, Cached>()
+    const cache = new WeakMap<RecallHost, Cached>()
 
-    const validVectors = (state: CharacterState, modelId: string) =>
+    const validVectors = (state: RecallHost, modelId: string) =>
       Effect.gen(function* () {
         const facts = (yield* state.facts.load).facts
         const reflections = yield* state.reflections.load

@@ -17,7 +17,7 @@ import { analyze } from "./TurnAnalyzer.js"
 import type { RecallRow } from "./RecallTypes.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { RecallHost } from "./RecallTypes.js"
 
 const Message = Schema.parseJson(
   Schema.Struct({ type: Schema.String, data: Schema.Struct({ content: Schema.Unknown }) })
@@ -131,7 +131,7 @@ export const make = (
     })
 
   /** Indexes the rows appended since the last call. */
-  const refresh = (state: CharacterState) =>
+  const refresh = (state: RecallHost) =>
     Effect.gen(function* () {
       const opened = yield* state.openTimeIndex(false)
       if (Option.isNone(opened)) return
@@ -146,7 +146,7 @@ export const make = (
     })
 
   /** The tier's nearest turns to the query vector (its last one is the reference), or none. */
-  const nearest = (state: CharacterState, query: QueryVector | undefined) => {
+  const nearest = (state: RecallHost, query: QueryVector | undefined) => {
     const cached = state.turnVectors?.index
     if (query === undefined || cached === undefined || cached.modelId !== query.modelId) return []
     return cached.nearest(query.vector, Math.max(2, tunables.recall_turn_vector_reference_rank + 1)).filter((h) => {
@@ -156,7 +156,7 @@ export const make = (
   }
 
   const search = (
-    state: CharacterState,
+    state: RecallHost,
     query: string,
     names: { readonly master: string; readonly character: string },
     limit: number,

@@ -15,7 +15,7 @@ import { fingerprint, hardCapDrop, memoItem, sliceToCompress, type Speakers } fr
 import { RecentCompressor } from "./RecentCompressor.js"
 import * as RecentMeta from "./RecentMeta.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
 import type { Command } from "../character/Commands.js"
 
@@ -23,7 +23,7 @@ export interface CompactionDeps {
   readonly tunables: Tunables
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) => Language
+  readonly language: (state: RecentHost, items: ReadonlyArray<StoredMessage>) => Language
   /** Sends a command to this actor from a forked fiber. */
   readonly later: (command: Command) => Effect.Effect<void>
 }
@@ -46,7 +46,7 @@ export const make = (deps: CompactionDeps) =>
     const keep = t.recent_history_max_items - 1
 
     /** The snapshot a compression would take now; none when nothing is over the threshold (or degraded). */
-    const pending = (state: State.CharacterState) =>
+    const pending = (state: RecentHost) =>
       Effect.map(state.recent.read, ({ items, degraded }): Pending | undefined => {
         const snapshot = Option.isNone(degraded)
           ? sliceToCompress(items, t.recent_compress_threshold_items, keep)
@@ -57,7 +57,7 @@ export const make = (deps: CompactionDeps) =>
       })
 
     /** Runs the model on `p` in a forked fiber; its outcome is sent back tagged with `generation`. */
-    const run = (state: State.CharacterState, p: Pending, detailed: boolean, generation: number) =>
+    const run = (state: RecentHost, p: Pending, detailed: boolean, generation: number) =>
       Effect.gen(function* () {
         const epoch = state.recentLife.epoch
         const now = yield* Clock.currentTimeMillis
@@ -87,12 +87,7 @@ export const make = (deps: CompactionDeps) =>
       })
 
     /** Journals the memo over the snapshot it summarises (a no-op when that is no longer the head). */
-    const splice = (
-      state: State.CharacterState,
-      fingerprints: ReadonlyArray<string>,
-      memo: StoredMessage,
-      anchor: boolean
-    ) =>
+    const splice = (state: RecentHost, fingerprints: ReadonlyArray<string>, memo: StoredMessage, anchor: boolean) =>
       Effect.gen(function* () {
         yield* commitSplice(state, { reason: "compression", at: 0, fingerprints, items: [memo] })
         if (anchor) yield* Effect.ignoreLogged(RecentMeta.make(state.dir).setAnchor(yield* Clock.currentTimeMillis))
@@ -100,7 +95,7 @@ export const make = (deps: CompactionDeps) =>
       })
 
     /** Drops the oldest items (keeping a memo at the head) while the history is over the hard cap. */
-    const hardCap = (state: State.CharacterState) =>
+    const hardCap = (state: RecentHost) =>
       Effect.gen(function* () {
         const { items } = yield* state.recent.read
         const drop = hardCapDrop(items, t.recent_hard_cap_tokens, t.recent_history_max_items, tokens)

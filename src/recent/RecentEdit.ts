@@ -9,12 +9,12 @@ import { Deferred, Effect, Option } from "effect"
 import * as path from "node:path"
 import type { StoredMessage } from "../domain/Message.js"
 import { fingerprint } from "./Compression.js"
-import * as State from "../character/CharacterState.js"
+import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
 import type { Command, RecentSnapshot, SaveRecentOutcome } from "../character/Commands.js"
 
 export interface RecentEditDeps {
-  readonly cancelReview: (state: State.CharacterState) => Effect.Effect<unknown>
+  readonly cancelReview: (state: RecentHost) => Effect.Effect<unknown>
 }
 
 type Save = Extract<Command, { readonly _tag: "SaveRecent" }>
@@ -22,7 +22,7 @@ type Save = Extract<Command, { readonly _tag: "SaveRecent" }>
 const unwritable = (message: string): SaveRecentOutcome => ({ _tag: "Unwritable", message })
 
 export const make = (deps: RecentEditDeps) => {
-  const snapshot = (state: State.CharacterState) =>
+  const snapshot = (state: RecentHost) =>
     Effect.gen(function* () {
       const content = yield* state.recent.content
       if (Option.isNone(content)) return Option.none<RecentSnapshot>()
@@ -33,7 +33,7 @@ export const make = (deps: RecentEditDeps) => {
       })
     })
 
-  const replace = (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) =>
+  const replace = (state: RecentHost, items: ReadonlyArray<StoredMessage>) =>
     Effect.gen(function* () {
       let recent = yield* state.recent.read
       if (recent.pending > 0 && Option.isNone(recent.degraded)) {
@@ -54,7 +54,7 @@ export const make = (deps: RecentEditDeps) => {
       })
     })
 
-  const save = (state: State.CharacterState, c: Save) =>
+  const save = (state: RecentHost, c: Save) =>
     Effect.gen(function* () {
       const current = yield* snapshot(state)
       if (Option.isNone(current) || !c.matches(current.value)) return { _tag: "Conflict" as const, current }
@@ -62,7 +62,7 @@ export const make = (deps: RecentEditDeps) => {
     })
 
   /** Handles the browser commands; false for any other command. */
-  const handle = (state: State.CharacterState, c: Command) =>
+  const handle = (state: RecentHost, c: Command) =>
     Effect.gen(function* () {
       if (c._tag === "RecentFile") {
         yield* Deferred.complete(c.reply, snapshot(state))

@@ -11,7 +11,7 @@ import { transition } from "xstate"
 import { decodeRecentCommand, recentMachine, type RecentEvent } from "../../machines/recent.js"
 import { compressionBackoff, nthDelay } from "../maintenance/policies.js"
 import type { Tunables } from "../Tunables.js"
-import type * as State from "../character/CharacterState.js"
+import type { RecentHost } from "./RecentHost.js"
 import type { Command } from "../character/Commands.js"
 import type * as Compaction from "./Compaction.js"
 import type * as Reviewer from "./Reviewer.js"
@@ -44,7 +44,7 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
 
     /** Runs one event through the machine, then interprets its actions; `caller` is the event's continuation. */
     const send = (
-      state: State.CharacterState,
+      state: RecentHost,
       event: RecentEvent,
       caller: Effect.Effect<void> = Effect.void,
       pending?: Compaction.Pending
@@ -131,7 +131,7 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
      * compression it waits for is over (at once when there is none). True when a compression started now.
      */
     const request = (
-      state: State.CharacterState,
+      state: RecentHost,
       detailed: boolean,
       own: boolean,
       done: Effect.Effect<void> = Effect.void
@@ -142,10 +142,10 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
         return (yield* send(state, event, done, p)).includes("startCompression")
       })
 
-    const fresh = (state: State.CharacterState, epoch: string) => epoch === state.recentLife.epoch
+    const fresh = (state: RecentHost, epoch: string) => epoch === state.recentLife.epoch
 
     /** Handles the lifecycle's commands; false for any other command. */
-    const handle = (state: State.CharacterState, c: Command) =>
+    const handle = (state: RecentHost, c: Command) =>
       Effect.gen(function* () {
         switch (c._tag) {
           case "Splice":
@@ -190,16 +190,16 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
       })
 
     /** Cancels a review in flight; whether there was one. */
-    const cancelReview = (state: State.CharacterState) =>
+    const cancelReview = (state: RecentHost) =>
       Effect.map(send(state, { type: "review.cancelled" }), (done) => done.includes("cancelReview"))
 
     /** Turns were written: an idle check is due unless one is already scheduled. */
     const written = () => idleCheck(true)
 
-    const value = (state: State.CharacterState) => String(state.recentLife.snapshot.value)
+    const value = (state: RecentHost) => String(state.recentLife.snapshot.value)
 
     /** The state is being released: callers still waiting for a compression are answered now. */
-    const abandon = (state: State.CharacterState) =>
+    const abandon = (state: RecentHost) =>
       Effect.suspend(() => {
         const waiting = state.recentLife.waiters
         state.recentLife.waiters = []
@@ -213,28 +213,28 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
       cancelReview,
       written,
       abandon,
-      compressing: (state: State.CharacterState) => value(state) === "compressing",
-      busy: (state: State.CharacterState) => value(state) === "compressing" || value(state) === "reviewing"
+      compressing: (state: RecentHost) => value(state) === "compressing",
+      busy: (state: RecentHost) => value(state) === "compressing" || value(state) === "reviewing"
     }
   })
 
 export interface RecentLifecycle {
   readonly send: (
-    state: State.CharacterState,
+    state: RecentHost,
     event: RecentEvent,
     caller?: Effect.Effect<void>,
     pending?: Compaction.Pending
   ) => Effect.Effect<ReadonlyArray<string>>
   readonly request: (
-    state: State.CharacterState,
+    state: RecentHost,
     detailed: boolean,
     own: boolean,
     done?: Effect.Effect<void>
   ) => Effect.Effect<boolean>
-  readonly handle: (state: State.CharacterState, c: Command) => Effect.Effect<boolean>
-  readonly cancelReview: (state: State.CharacterState) => Effect.Effect<boolean>
+  readonly handle: (state: RecentHost, c: Command) => Effect.Effect<boolean>
+  readonly cancelReview: (state: RecentHost) => Effect.Effect<boolean>
   readonly written: () => Effect.Effect<void>
-  readonly abandon: (state: State.CharacterState) => Effect.Effect<void>
-  readonly compressing: (state: State.CharacterState) => boolean
-  readonly busy: (state: State.CharacterState) => boolean
+  readonly abandon: (state: RecentHost) => Effect.Effect<void>
+  readonly compressing: (state: RecentHost) => boolean
+  readonly busy: (state: RecentHost) => boolean
 }

@@ -17,7 +17,7 @@ import * as R from "./Review.js"
 import { AppFiles } from "../store/AppFiles.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
 import type { Command } from "../character/Commands.js"
 import { DerivedClaims } from "../runtime/DerivedClaims.js"
@@ -26,7 +26,7 @@ export interface ReviewerDeps {
   readonly tunables: Tunables
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState, items: ReadonlyArray<StoredMessage>) => Language
+  readonly language: (state: RecentHost, items: ReadonlyArray<StoredMessage>) => Language
   readonly later: (command: Command) => Effect.Effect<void>
 }
 
@@ -42,10 +42,9 @@ export const make = (deps: ReviewerDeps) =>
     const files = yield* AppFiles
     const claims = yield* DerivedClaims
     const t = deps.tunables
-    const viewOf = (state: State.CharacterState) =>
-      ViewFile.make(R.ReviewState, path.join(state.dir, "review_state.json"))
+    const viewOf = (state: RecentHost) => ViewFile.make(R.ReviewState, path.join(state.dir, "review_state.json"))
 
-    const load = (state: State.CharacterState) =>
+    const load = (state: RecentHost) =>
       state.recentLife.reviewState !== undefined
         ? Effect.succeed(state.recentLife.reviewState)
         : viewOf(state).read.pipe(
@@ -54,7 +53,7 @@ export const make = (deps: ReviewerDeps) =>
             Effect.tap((rs) => Effect.sync(() => (state.recentLife.reviewState = rs)))
           )
 
-    const save = (state: State.CharacterState, patch: Partial<R.ReviewState>) =>
+    const save = (state: RecentHost, patch: Partial<R.ReviewState>) =>
       Effect.gen(function* () {
         const next = { ...(yield* load(state)), ...patch }
         state.recentLife.reviewState = next
@@ -62,7 +61,7 @@ export const make = (deps: ReviewerDeps) =>
       })
 
     /** The review gate's verdict now (`ok`, or why no review may start). */
-    const gate = (state: State.CharacterState) =>
+    const gate = (state: RecentHost) =>
       Effect.gen(function* () {
         if (yield* claims.retired(state.name)) return "retired"
         const rs = yield* load(state)
@@ -86,7 +85,7 @@ export const make = (deps: ReviewerDeps) =>
       })
 
     /** Starts the review of the current history in a forked fiber; returns that fiber. */
-    const start = (state: State.CharacterState, generation: number) =>
+    const start = (state: RecentHost, generation: number) =>
       Effect.gen(function* () {
         const epoch = state.recentLife.epoch
         const { items } = yield* state.recent.read
@@ -123,7 +122,7 @@ export const make = (deps: ReviewerDeps) =>
           )
       })
 
-    const onDone = (state: State.CharacterState, done: Extract<Command, { readonly _tag: "ReviewDone" }>) =>
+    const onDone = (state: RecentHost, done: Extract<Command, { readonly _tag: "ReviewDone" }>) =>
       Effect.gen(function* () {
         const mapped = R.mapReviewed(done.corrected, done.hadMemo, yield* deps.speakers)
         if (mapped === undefined)
@@ -150,7 +149,7 @@ export const make = (deps: ReviewerDeps) =>
         }
       })
 
-    const onFailed = (state: State.CharacterState, failed: Extract<Command, { readonly _tag: "ReviewFailed" }>) =>
+    const onFailed = (state: RecentHost, failed: Extract<Command, { readonly _tag: "ReviewFailed" }>) =>
       Effect.gen(function* () {
         const rs = yield* load(state)
         if (failed.reason === "output_limit") {
@@ -168,7 +167,7 @@ export const make = (deps: ReviewerDeps) =>
       })
 
     /** A human message arrived: the history is no longer known clean. */
-    const markDirty = (state: State.CharacterState) =>
+    const markDirty = (state: RecentHost) =>
       Effect.gen(function* () {
         if ((yield* load(state)).review_clean) yield* save(state, { review_clean: false })
       })

@@ -12,21 +12,21 @@ import { contentText } from "../domain/Message.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { Speakers } from "../domain/Speakers.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { ReflectionHost } from "./ReflectionHost.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 import { surfacedView, SurfacedRow } from "./Surfacing.js"
 
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
-  readonly afterwards: (state: State.CharacterState) => Effect.Effect<unknown>
+  readonly language: (state: ReflectionHost) => Language
+  readonly afterwards: (state: ReflectionHost) => Effect.Effect<unknown>
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
     const t = deps.tunables
 
-    const check = (state: State.CharacterState, userMessages: ReadonlyArray<string>) =>
+    const check = (state: ReflectionHost, userMessages: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         if (userMessages.length === 0) return 0
         const view = surfacedView(state)

@@ -13,7 +13,7 @@ import { score } from "./evidence/Evidence.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { ReflectionHost } from "./ReflectionHost.js"
 import type * as Promotion from "../persona/Promotion.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./ReflectionEvents.js"
@@ -35,7 +35,7 @@ export const make = (deps: {
     }
 
     /** Runs every live reflection through the machine; returns how many changed state. */
-    const evaluate = (state: State.CharacterState) =>
+    const evaluate = (state: ReflectionHost) =>
       Effect.gen(function* () {
         const powerful = (yield* files.core).powerful_memory_enabled
         const now = yield* Clock.currentTimeMillis
@@ -79,7 +79,7 @@ export const make = (deps: {
      * Powerful memory ON→OFF: every confirmed reflection's `confirmed_at` restarts now, so the time-driven
      * path does not promote them all at once. Returns how many were reset.
      */
-    const resetConfirmedAt = (state: State.CharacterState) =>
+    const resetConfirmedAt = (state: ReflectionHost) =>
       Effect.gen(function* () {
         const ts = localIso(yield* Clock.currentTimeMillis)
         const lines = (yield* state.reflections.load)

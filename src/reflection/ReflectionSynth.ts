@@ -21,7 +21,7 @@ import { selectFacts, validateDraft } from "./Synthesis.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import { deadLettered, synthesisBackoff } from "../maintenance/policies.js"
-import * as State from "../character/CharacterState.js"
+import type { ReflectionHost } from "./ReflectionHost.js"
 import type { EventLine } from "../store/EventLog.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
@@ -39,7 +39,7 @@ const decodeWhen = Schema.decodeUnknownOption(EventWhenRaw)
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: ReflectionHost) => Language
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
@@ -47,10 +47,9 @@ export const make = (deps: {
     const embedder = yield* Embedder
     const t = deps.tunables
 
-    const backoffView = (state: State.CharacterState) =>
-      ViewFile.make(Backoff, path.join(state.dir, "synth_backoff.json"))
+    const backoffView = (state: ReflectionHost) => ViewFile.make(Backoff, path.join(state.dir, "synth_backoff.json"))
 
-    const failed = (state: State.CharacterState, key: string, now: number) =>
+    const failed = (state: ReflectionHost, key: string, now: number) =>
       Effect.gen(function* () {
         const view = backoffView(state)
         const all = Option.getOrElse(yield* view.read, () => noBackoff)
@@ -59,11 +58,11 @@ export const make = (deps: {
         yield* view.write(Object.fromEntries(entries))
       }).pipe(Effect.ignoreLogged)
 
-    const commit = (state: State.CharacterState, lines: ReadonlyArray<EventLine>) =>
+    const commit = (state: ReflectionHost, lines: ReadonlyArray<EventLine>) =>
       Effect.asVoid(state.journal(lines, { supersedes: false }))
 
     /** Synthesises at most one reflection; returns it, or undefined when nothing was due. */
-    const synthesize = (state: State.CharacterState) =>
+    const synthesize = (state: ReflectionHost) =>
       Effect.gen(function* () {
         const names = yield* deps.speakers
         const language = deps.language(state)

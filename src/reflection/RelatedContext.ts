@@ -8,11 +8,11 @@ import { Effect, Option } from "effect"
 import { Embedder } from "../vectors/Embedder.js"
 import { cosine } from "./evidence/Rerank.js"
 import type { Tunables } from "../Tunables.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { ReflectionHost } from "./ReflectionHost.js"
 import { vectorsFor } from "../vectors/VectorBackfill.js"
 
 export const relatedContext = (
-  state: CharacterState,
+  state: ReflectionHost,
   queries: ReadonlyArray<string>,
   t: Tunables
 ): Effect.Effect<ReadonlyArray<string>, never, Embedder> =>

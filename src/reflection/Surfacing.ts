@@ -12,7 +12,7 @@ import { eligible, pickFollowups } from "./Followup.js"
 import type { Reflection } from "./Reflection.js"
 import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
-import * as State from "../character/CharacterState.js"
+import type { ReflectionHost } from "./ReflectionHost.js"
 import { reflectionLine, REFLECTION_UPDATED } from "./ReflectionEvents.js"
 
 export const SurfacedRow = Schema.Struct(
@@ -26,13 +26,13 @@ export const SurfacedRow = Schema.Struct(
 )
 export const SurfacedFile = Schema.Array(SurfacedRow)
 
-export const surfacedView = (state: State.CharacterState) =>
+export const surfacedView = (state: ReflectionHost) =>
   ViewFile.make(SurfacedFile, path.join(state.dir, "surfaced.json"))
 
 export const make = (deps: { readonly tunables: Tunables }) => {
   const t = deps.tunables
 
-  const followups = (state: State.CharacterState) =>
+  const followups = (state: ReflectionHost) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const candidates = eligible(yield* state.reflections.load, now, (r) => score(r, now, t))
@@ -41,7 +41,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       return pickFollowups(candidates, t.reflection_surface_top_k, weighting, uniforms)
     })
 
-  const recordSurfaced = (state: State.CharacterState, ids: ReadonlyArray<string>) =>
+  const recordSurfaced = (state: ReflectionHost, ids: ReadonlyArray<string>) =>
     Effect.gen(function* () {
       if (ids.length === 0) return
       const now = yield* Clock.currentTimeMillis

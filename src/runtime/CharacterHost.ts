@@ -6,6 +6,7 @@
  */
 import type { Effect, Option } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
+import type { Language } from "../domain/Locale.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { TimeIndex } from "../store/TimeIndex.js"
@@ -30,6 +31,8 @@ export interface CharacterHost {
   readonly ensureDir: Effect.Effect<void, StoreError>
   /** `time_indexed.db`, opened on first use; created (with the directory) only when `create` is set. */
   readonly openTimeIndex: (create: boolean) => Effect.Effect<Option.Option<TimeIndex>, StoreError>
+  /** The character's prompt locale (`prompt_locale.json`), none when it was never set. */
+  readonly locale: Option.Option<Language>
   /** When the last write arrived (epoch milliseconds; 0 before any). */
   readonly lastWriteAt: number
 }

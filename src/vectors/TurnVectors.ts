@@ -15,7 +15,7 @@ import { textSha256 } from "./VectorCache.js"
 import * as TurnVectorIndex from "../recall/TurnVectorIndex.js"
 import type { TimeRow } from "../store/TimeIndex.js"
 import * as TurnVectorStore from "../store/TurnVectorStore.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { VectorsHost } from "./VectorsHost.js"
 import { turnOf } from "../recall/TurnTier.js"
 
 export interface TurnBackfillReport {
@@ -30,7 +30,7 @@ const PAGE = 2000
 const noVectors: ReadonlyArray<Float32Array> = []
 
 /** The loaded turn vectors of the character under `modelId` (loading them on first use or after a model change). */
-export const loaded = (state: CharacterState, modelId: string) =>
+export const loaded = (state: VectorsHost, modelId: string) =>
   Effect.gen(function* () {
     const current = state.turnVectors
     if (current !== undefined && current.index.modelId === modelId) return current
@@ -50,10 +50,7 @@ interface Todo {
   readonly text: string | undefined
 }
 
-export const backfillTurns = (
-  state: CharacterState,
-  limit: number
-): Effect.Effect<TurnBackfillReport, never, Embedder> =>
+export const backfillTurns = (state: VectorsHost, limit: number): Effect.Effect<TurnBackfillReport, never, Embedder> =>
   Effect.gen(function* () {
     if (!state.exists()) return idle
     const embedder = yield* Embedder

@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { Embedder } from "./Embedder.js"
 import { dimOfModelId, entryVector, isValid, textSha256 } from "./VectorCache.js"
 import * as VectorStore from "./VectorStore.js"
-import type { CharacterState } from "../character/CharacterState.js"
+import type { VectorCache, VectorsHost } from "./VectorsHost.js"
 
 export interface BackfillReport {
   /** False while vectors are disabled or the model is not loaded yet (nothing was done). */
@@ -31,18 +31,18 @@ interface PoolEntry extends VectorStore.VectorEntry {
   readonly raw: Readonly<Record<string, unknown>>
 }
 
-const generations = new WeakMap<CharacterState, number>()
+const generations = new WeakMap<VectorCache, number>()
 /** Grows whenever a backfill changed the character's stored vectors (cache key for readers). */
-export const generationOf = (state: CharacterState): number => generations.get(state) ?? 0
+export const generationOf = (state: VectorCache): number => generations.get(state) ?? 0
 
 /** `vectors.db` of the character, opened on first use and closed with the state. */
-export const vectorStoreOf = (state: CharacterState) =>
+export const vectorStoreOf = (state: VectorCache) =>
   state.vectors
     ? Effect.succeed(state.vectors)
     : VectorStore.open(state.dir).pipe(Effect.tap((store) => Effect.sync(() => (state.vectors = store))))
 
 /** The entries vectors are kept for: active facts, live reflections and non-protected persona entries. */
-export const pool = (state: CharacterState) =>
+export const pool = (state: VectorsHost) =>
   Effect.gen(function* () {
     const { facts } = yield* state.facts.load
     const reflections = yield* state.reflections.load
@@ -60,7 +60,7 @@ export const pool = (state: CharacterState) =>
     return entries.filter((e) => e.text.trim() !== "")
   })
 
-export const backfill = (state: CharacterState, limit = 64): Effect.Effect<BackfillReport, never, Embedder> =>
+export const backfill = (state: VectorsHost, limit = 64): Effect.Effect<BackfillReport, never, Embedder> =>
   Effect.gen(function* () {
     if (!state.exists()) return idle
     const embedder = yield* Embedder
@@ -134,7 +134,7 @@ export const backfill = (state: CharacterState, limit = 64): Effect.Effect<Backf
 
 /** The valid cached vectors of `entries` under the embedder's current model (none while it is not ready). */
 export const vectorsFor = (
-  state: CharacterState,
+  state: VectorCache,
   entries: ReadonlyArray<VectorStore.VectorEntry>
 ): Effect.Effect<ReadonlyMap<string, Float32Array>, never, Embedder> =>
   Effect.gen(function* () {

@@ -24,7 +24,7 @@ import type { Reflection } from "../Reflection.js"
 import { AppFiles } from "../../store/AppFiles.js"
 import type { EventLine } from "../../store/EventLog.js"
 import type { Tunables } from "../../Tunables.js"
-import * as State from "../../character/CharacterState.js"
+import type { ReflectionHost } from "../ReflectionHost.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED } from "../../persona/PersonaEvent.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
 
@@ -46,9 +46,9 @@ export interface Delta {
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: ReflectionHost) => Language
   /** Runs after evidence changed (the lifecycle evaluation, which may confirm or promote). */
-  readonly afterwards: (state: State.CharacterState) => Effect.Effect<unknown>
+  readonly afterwards: (state: ReflectionHost) => Effect.Effect<unknown>
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
@@ -70,7 +70,7 @@ export const make = (deps: {
     }
 
     /** The hard-filtered observation pool, in file order. */
-    const pool = (state: State.CharacterState, now: number) =>
+    const pool = (state: ReflectionHost, now: number) =>
       Effect.gen(function* () {
         const out: Array<Target> = []
         for (const r of yield* state.reflections.load) {
@@ -95,10 +95,7 @@ export const make = (deps: {
       })
 
     /** Journals one evidence application per target (deltas of one target are summed into one snapshot). */
-    const apply = (
-      state: State.CharacterState,
-      changes: ReadonlyArray<{ readonly target: Target; readonly delta: Delta }>
-    ) =>
+    const apply = (state: ReflectionHost, changes: ReadonlyArray<{ readonly target: Target; readonly delta: Delta }>) =>
       Effect.gen(function* () {
         const ts = localIso(yield* Clock.currentTimeMillis)
         const reflections = new Map<string, Reflection>()
@@ -131,7 +128,7 @@ export const make = (deps: {
       })
 
     /** Stage 2 for facts just extracted; returns how many observations changed. */
-    const mapFacts = (state: State.CharacterState, facts: ReadonlyArray<Fact>) =>
+    const mapFacts = (state: ReflectionHost, facts: ReadonlyArray<Fact>) =>
       Effect.gen(function* () {
         if (facts.length === 0 || !(yield* files.core).powerful_memory_enabled) return 0
         const now = yield* Clock.currentTimeMillis
@@ -166,7 +163,7 @@ export const make = (deps: {
       })
 
     /** The negative-keyword hook for one turn's user messages. */
-    const negativeHook = (state: State.CharacterState, userMessages: ReadonlyArray<string>, language: Language) =>
+    const negativeHook = (state: ReflectionHost, userMessages: ReadonlyArray<string>, language: Language) =>
       Effect.gen(function* () {
         if (!userMessages.some((m) => hasNegativeKeyword(m, language))) return 0
         if (!(yield* files.core).powerful_memory_enabled) return 0

@@ -15,7 +15,7 @@ import type { Reflection } from "../Reflection.js"
 import type { EventLine } from "../../store/EventLog.js"
 import type { Tunables } from "../../Tunables.js"
 import { correctionsOf } from "../../persona/PersonaState.js"
-import * as State from "../../character/CharacterState.js"
+import type { ReflectionHost } from "../ReflectionHost.js"
 import { movePersona } from "../../persona/PersonaTransitions.js"
 import { moveReflection } from "../ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
@@ -34,7 +34,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
   }
 
   /** Returns how many records changed. */
-  const sweep = (state: State.CharacterState) =>
+  const sweep = (state: ReflectionHost) =>
     Effect.gen(function* () {
       if (!state.exists()) return 0
       const now = yield* Clock.currentTimeMillis

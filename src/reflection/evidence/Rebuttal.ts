@@ -17,7 +17,7 @@ import type { Speakers } from "../../domain/Speakers.js"
 import { AppFiles } from "../../store/AppFiles.js"
 import * as Cursors from "../../store/Cursors.js"
 import type { Tunables } from "../../Tunables.js"
-import * as State from "../../character/CharacterState.js"
+import type { ReflectionHost } from "../ReflectionHost.js"
 import { moveReflection } from "../ReflectionTransitions.js"
 
 const CURSOR = "rebuttal_checked_until"
@@ -29,7 +29,7 @@ const decodeMessage = Schema.decodeUnknownOption(OnDisk)
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
-  readonly language: (state: State.CharacterState) => Language
+  readonly language: (state: ReflectionHost) => Language
 }) =>
   Effect.gen(function* () {
     const tasks = yield* MemoryTasks
@@ -40,7 +40,7 @@ export const make = (deps: {
     let retryAt = 0
 
     /** One tick; returns how many reflections were denied. */
-    const tick = (state: State.CharacterState) =>
+    const tick = (state: ReflectionHost) =>
       Effect.gen(function* () {
         if (!state.exists()) return 0
         const cursors = Cursors.make(state.dir)
