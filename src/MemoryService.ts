@@ -8,14 +8,8 @@ import type { ActorDefect } from "./runtime/Actor.js"
 import { CharacterRegistry, type CharacterBusy } from "./character/CharacterRegistry.js"
 import { Activity } from "./maintenance/Activity.js"
 import { KiokuConfig } from "./Config.js"
-import type {
-  CharacterStatus,
-  Command,
-  MaintenanceReport,
-  RecentSnapshot,
-  SaveRecentOutcome,
-  WriteKind
-} from "./character/Commands.js"
+import type { CharacterStatus, Command, MaintenanceReport, WriteKind } from "./character/Commands.js"
+import type { RecentSnapshot, SaveRecentOutcome } from "./recent/RecentCommands.js"
 import type { StoredMessage } from "./domain/Message.js"
 import { AppFiles } from "./store/AppFiles.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"

@@ -27,6 +27,7 @@ import * as OutboxDrain from "./OutboxDrain.js"
 import * as Reviewer from "../recent/Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
 import * as RecentEdit from "../recent/RecentEdit.js"
+import { isRecentCommand } from "../recent/RecentCommands.js"
 import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "../recall/RecallVectors.js"
 import { Embedder } from "../vectors/Embedder.js"
@@ -242,10 +243,8 @@ export const make = (name: CharacterName) =>
             }
           } else if (c._tag === "Checkpoint") {
             yield* state.checkpoint
-          } else if (yield* recent.handle(state, c)) {
-            continue
-          } else if (yield* recentEdit.handle(state, c)) {
-            continue
+          } else if (isRecentCommand(c)) {
+            if (!(yield* recent.handle(state, c)) && !(yield* recentEdit.handle(state, c))) yield* unhandled(envelope)
           } else if (yield* LocaleCommands.handle(state, c)) {
             continue
           } else if (!(yield* memory.handle(state, c))) {

@@ -3,7 +3,7 @@
  * (settles, outbox drains, checkpoints, compression results and retries, idle checks) are sent by the
  * actor's own background fibers.
  */
-import type { Deferred, Option } from "effect"
+import type { Option } from "effect"
 import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../reflection/Reflection.js"
@@ -15,7 +15,8 @@ import type { LocaleChange, LocaleState } from "./locale/PromptLocale.js"
 import type { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
 import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
-import type { ActorDefect } from "../runtime/Actor.js"
+import type * as Actor from "../runtime/Actor.js"
+import type { RecentCommand } from "../recent/RecentCommands.js"
 
 export type WriteKind = "cache" | "process" | "renew" | "settle"
 
@@ -55,21 +56,10 @@ export interface ReadLanguage {
   readonly renderLanguage: Option.Option<Language>
 }
 
-/** The memory browser's view of recent.json: its text and the generation of the path it was read from. */
-export interface RecentSnapshot {
-  readonly content: string
-  readonly pathKey: string
-  readonly generation: string
-}
-
-export type SaveRecentOutcome =
-  | { readonly _tag: "Saved"; readonly snapshot: RecentSnapshot }
-  | { readonly _tag: "Conflict"; readonly current: Option.Option<RecentSnapshot> }
-  | { readonly _tag: "Unwritable"; readonly message: string }
-
-type Reply<A> = Deferred.Deferred<A, StoreError | ActorDefect>
+type Reply<A> = Actor.Reply<A, StoreError>
 
 export type Command =
+  | RecentCommand
   | { readonly _tag: "Write"; readonly request: WriteRequest; readonly reply: Reply<number> }
   | { readonly _tag: "NewDialog"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
@@ -81,23 +71,6 @@ export type Command =
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }
-  | {
-      readonly _tag: "Splice"
-      readonly epoch: string
-      readonly generation: number
-      readonly fingerprints: ReadonlyArray<string>
-      readonly memo: StoredMessage
-      readonly anchor: boolean
-    }
-  | {
-      readonly _tag: "CompressionFailed"
-      readonly epoch: string
-      readonly generation: number
-      readonly key: string
-      readonly detailed: boolean
-    }
-  | { readonly _tag: "CompressRetry"; readonly detailed: boolean }
-  | { readonly _tag: "IdleCheck" }
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }
@@ -136,29 +109,3 @@ export type Command =
     }
   | { readonly _tag: "MaintainNow"; readonly reply: Reply<MaintenanceReport> }
   | { readonly _tag: "QueryMemory"; readonly input: QueryRequest; readonly reply: Reply<QueryResult> }
-  | {
-      readonly _tag: "ReviewDone"
-      readonly epoch: string
-      readonly generation: number
-      readonly fingerprints: ReadonlyArray<string>
-      readonly tail: ReadonlyArray<{ readonly type: string; readonly content: string; readonly content_sha256: string }>
-      readonly corrected: ReadonlyArray<{ readonly role: string; readonly content: string }>
-      readonly hadMemo: boolean
-    }
-  | {
-      readonly _tag: "ReviewFailed"
-      readonly epoch: string
-      readonly generation: number
-      readonly reason: string
-      readonly contextTokens: number
-      readonly key: string
-    }
-  | { readonly _tag: "CancelCorrection"; readonly reply: Reply<"cancelled" | "no_task"> }
-  | { readonly _tag: "RecentFile"; readonly reply: Reply<Option.Option<RecentSnapshot>> }
-  | {
-      readonly _tag: "SaveRecent"
-      /** Answers whether the snapshot the editor read is still the current one. */
-      readonly matches: (current: RecentSnapshot) => boolean
-      readonly items: ReadonlyArray<StoredMessage>
-      readonly reply: Reply<SaveRecentOutcome>
-    }

@@ -186,7 +186,8 @@ export const make = (deps: {
             yield* answer(c.reply, editor.edit(state, c.kind, c.id, c.text))
             return true
           case "ImportMarkdown":
-            return yield* importer.handle(state, c)
+            yield* Deferred.succeed(c.reply, yield* importer.run(state, c.request))
+            return true
           case "GetPersona":
             yield* answer(c.reply, keeper.ensure(state))
             return true

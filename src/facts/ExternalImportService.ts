@@ -7,7 +7,7 @@
  * count as duplicates (N.E.K.O. counts only persona and `MEMORY.md` ones). A stop after some writes
  * answers `partial` (500) or `too_large` (413) with what was added; a retry adds only what is missing.
  */
-import { Clock, Deferred, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
@@ -15,7 +15,6 @@ import type { Speakers } from "../domain/Speakers.js"
 import { MemoryTasks } from "../llm/MemoryTasks.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { FactsHost } from "./FactsHost.js"
-import type { Command } from "../character/Commands.js"
 import { dayFingerprint, importedFact, MAX_NEW_DAYS, type Candidate, type ImportOutcome } from "./ExternalImport.js"
 import type { ImportRequest } from "./ExternalImport.js"
 import * as ImportState from "./ExternalImportState.js"
@@ -214,11 +213,5 @@ export const make = <S extends FactsHost>(deps: {
       }).pipe(Effect.catchAll((stop) => Effect.succeed(outcome(stop.status, stop.detail))))
     }
 
-    /** Handles `ImportMarkdown`; false for any other command. */
-    const handle = (state: S, c: Command) =>
-      c._tag === "ImportMarkdown"
-        ? Effect.flatMap(run(state, c.request), (o) => Deferred.succeed(c.reply, o)).pipe(Effect.as(true))
-        : Effect.succeed(false)
-
-    return { run, handle }
+    return { run }
   })

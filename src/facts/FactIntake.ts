@@ -25,7 +25,6 @@ import type { Tunables } from "../Tunables.js"
 import { afterFailure, factIntakeRetry } from "../maintenance/policies.js"
 import { yieldToIo } from "../runtime/Actor.js"
 import type { FactsHost } from "./FactsHost.js"
-import type { Command } from "../character/Commands.js"
 import { HandlerFailed } from "../runtime/OutboxHandlers.js"
 import * as DedupQueue from "./DedupQueue.js"
 import * as FactDedup from "./FactDedup.js"
@@ -36,7 +35,8 @@ export interface IntakeDeps<S extends FactsHost> {
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
   readonly language: (state: S, texts: ReadonlyArray<StoredMessage>) => Language
-  readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
+  /** Sends the character the next batch-extraction tick. */
+  readonly later: (command: { readonly _tag: "SignalTick" }, delayMillis?: number) => Effect.Effect<void>
   /** Stage 2 for the facts just added (evidence mapping); failures are logged. */
   readonly afterFacts: (state: S, facts: ReadonlyArray<Fact>) => Effect.Effect<unknown, unknown>
 }

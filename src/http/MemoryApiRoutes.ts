@@ -7,7 +7,7 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Option, Schema } from "effect"
-import type { RecentSnapshot } from "../character/Commands.js"
+import type { RecentSnapshot } from "../recent/RecentCommands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import * as Browser from "../recent/BrowserEdit.js"
 import { MemoryService, type MemoryError } from "../MemoryService.js"

@@ -17,7 +17,7 @@ import * as RecentMeta from "./RecentMeta.js"
 import type { Tunables } from "../Tunables.js"
 import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
-import type { Command } from "../character/Commands.js"
+import type { RecentCommand } from "./RecentCommands.js"
 
 export interface CompactionDeps {
   readonly tunables: Tunables
@@ -25,7 +25,7 @@ export interface CompactionDeps {
   readonly speakers: Effect.Effect<Speakers>
   readonly language: (state: RecentHost, items: ReadonlyArray<StoredMessage>) => Language
   /** Sends a command to this actor from a forked fiber. */
-  readonly later: (command: Command) => Effect.Effect<void>
+  readonly later: (command: RecentCommand) => Effect.Effect<void>
 }
 
 /** What a compression started now would replace. */

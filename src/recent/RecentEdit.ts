@@ -11,13 +11,13 @@ import type { StoredMessage } from "../domain/Message.js"
 import { fingerprint } from "./Compression.js"
 import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
-import type { Command, RecentSnapshot, SaveRecentOutcome } from "../character/Commands.js"
+import type { RecentCommand, RecentSnapshot, SaveRecentOutcome } from "./RecentCommands.js"
 
 export interface RecentEditDeps {
   readonly cancelReview: (state: RecentHost) => Effect.Effect<unknown>
 }
 
-type Save = Extract<Command, { readonly _tag: "SaveRecent" }>
+type Save = Extract<RecentCommand, { readonly _tag: "SaveRecent" }>
 
 const unwritable = (message: string): SaveRecentOutcome => ({ _tag: "Unwritable", message })
 
@@ -62,7 +62,7 @@ export const make = (deps: RecentEditDeps) => {
     })
 
   /** Handles the browser commands; false for any other command. */
-  const handle = (state: RecentHost, c: Command) =>
+  const handle = (state: RecentHost, c: RecentCommand) =>
     Effect.gen(function* () {
       if (c._tag === "RecentFile") {
         yield* Deferred.complete(c.reply, snapshot(state))

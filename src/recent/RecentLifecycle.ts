@@ -12,7 +12,7 @@ import { decodeRecentCommand, recentMachine, type RecentEvent } from "../../mach
 import { compressionBackoff, nthDelay } from "../maintenance/policies.js"
 import type { Tunables } from "../Tunables.js"
 import type { RecentHost } from "./RecentHost.js"
-import type { Command } from "../character/Commands.js"
+import type { RecentCommand } from "./RecentCommands.js"
 import type * as Compaction from "./Compaction.js"
 import type * as Reviewer from "./Reviewer.js"
 
@@ -25,9 +25,9 @@ export interface RecentLifecycleDeps {
   readonly compaction: Built<typeof Compaction.make>
   readonly reviewer: Built<typeof Reviewer.make>
   /** Sends a command to this actor from a forked fiber, after a delay. */
-  readonly later: (command: Command, delayMillis: number) => Effect.Effect<void>
+  readonly later: (command: RecentCommand, delayMillis: number) => Effect.Effect<void>
   /** Enqueues a command for this actor (from the idle timer). */
-  readonly tell: (command: Command) => Effect.Effect<void>
+  readonly tell: (command: RecentCommand) => Effect.Effect<void>
 }
 
 export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, never, Scope.Scope> =>
@@ -145,7 +145,7 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
     const fresh = (state: RecentHost, epoch: string) => epoch === state.recentLife.epoch
 
     /** Handles the lifecycle's commands; false for any other command. */
-    const handle = (state: RecentHost, c: Command) =>
+    const handle = (state: RecentHost, c: RecentCommand) =>
       Effect.gen(function* () {
         switch (c._tag) {
           case "Splice":
@@ -231,7 +231,7 @@ export interface RecentLifecycle {
     own: boolean,
     done?: Effect.Effect<void>
   ) => Effect.Effect<boolean>
-  readonly handle: (state: RecentHost, c: Command) => Effect.Effect<boolean>
+  readonly handle: (state: RecentHost, c: RecentCommand) => Effect.Effect<boolean>
   readonly cancelReview: (state: RecentHost) => Effect.Effect<boolean>
   readonly written: () => Effect.Effect<void>
   readonly abandon: (state: RecentHost) => Effect.Effect<void>

@@ -19,7 +19,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import type { RecentHost } from "./RecentHost.js"
 import { commitSplice } from "./RecentEvents.js"
-import type { Command } from "../character/Commands.js"
+import type { RecentCommand } from "./RecentCommands.js"
 import { DerivedClaims } from "../runtime/DerivedClaims.js"
 
 export interface ReviewerDeps {
@@ -27,7 +27,7 @@ export interface ReviewerDeps {
   readonly scope: Scope.Scope
   readonly speakers: Effect.Effect<Speakers>
   readonly language: (state: RecentHost, items: ReadonlyArray<StoredMessage>) => Language
-  readonly later: (command: Command) => Effect.Effect<void>
+  readonly later: (command: RecentCommand) => Effect.Effect<void>
 }
 
 const asReviewMessage = (m: StoredMessage): ReviewMessage => ({
@@ -122,7 +122,7 @@ export const make = (deps: ReviewerDeps) =>
           )
       })
 
-    const onDone = (state: RecentHost, done: Extract<Command, { readonly _tag: "ReviewDone" }>) =>
+    const onDone = (state: RecentHost, done: Extract<RecentCommand, { readonly _tag: "ReviewDone" }>) =>
       Effect.gen(function* () {
         const mapped = R.mapReviewed(done.corrected, done.hadMemo, yield* deps.speakers)
         if (mapped === undefined)
@@ -149,7 +149,7 @@ export const make = (deps: ReviewerDeps) =>
         }
       })
 
-    const onFailed = (state: RecentHost, failed: Extract<Command, { readonly _tag: "ReviewFailed" }>) =>
+    const onFailed = (state: RecentHost, failed: Extract<RecentCommand, { readonly _tag: "ReviewFailed" }>) =>
       Effect.gen(function* () {
         const rs = yield* load(state)
         if (failed.reason === "output_limit") {

@@ -19,6 +19,9 @@ export class ActorDefect extends Schema.TaggedError<ActorDefect>()("ActorDefect"
   parked: Schema.optional(Schema.Boolean)
 }) {}
 
+/** The reply of a request command: its answer, its typed failure, or the actor's defect. */
+export type Reply<A, E = never> = Deferred.Deferred<A, E | ActorDefect>
+
 export interface Envelope<C> {
   readonly command: C
   readonly fail: (error: ActorDefect) => Effect.Effect<boolean>
