@@ -153,6 +153,14 @@ describe("source structure", () => {
     assert.deepStrictEqual(reaching, [])
   })
 
+  it("keeps every feature free of the character module (features see their slice through a host type)", () => {
+    const feature = /^src\/(recent|facts|reflection|persona|recall|vectors|dialog)\//
+    const reaching = [...graph()].flatMap(([from, tos]) =>
+      feature.test(from) ? tos.filter((to) => to.startsWith("src/character/")).map((to) => `${from} -> ${to}`) : []
+    )
+    assert.deepStrictEqual(reaching, [])
+  })
+
   it("reads every declared tunable somewhere in src/ (not only in a comment or a string)", () => {
     const read = new Set<string>()
     for (const file of sources(src)) {
