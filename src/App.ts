@@ -14,7 +14,7 @@ import type { LlmClient } from "./llm/LlmClient.js"
 import type { Embedder } from "./vectors/Embedder.js"
 import * as OnnxEmbedder from "./vectors/OnnxEmbedder.js"
 import { ChineseScript } from "./domain/ChineseScript.js"
-import { MemoryTasks } from "./llm/MemoryTasks.js"
+import { memoryTasks } from "./character/MemoryTasks.js"
 import { OpenAiLlm } from "./llm/OpenAiLlm.js"
 import { Tokenizer } from "./llm/Tokenizer.js"
 import { RecentCompressor } from "./recent/RecentCompressor.js"
@@ -54,7 +54,7 @@ export const appLayer = (options: AppOptions) => {
     ? { _tag: "blocked", reason: "startup_blocked" }
     : { _tag: "initializing" }
   const tokenizer = options.tokenizer ?? Tokenizer.layer
-  const tasks = MemoryTasks.layer.pipe(
+  const tasks = memoryTasks.pipe(
     Layer.provide(options.llm ?? OpenAiLlm),
     Layer.provideMerge(ChineseScript.layer),
     Layer.provideMerge(tokenizer)

@@ -20,7 +20,7 @@ import { OutboxHandlers } from "../runtime/OutboxHandlers.js"
 import { Placement } from "../runtime/Placement.js"
 import { DerivedClaims } from "../runtime/DerivedClaims.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import type { MemoryTasks } from "./MemoryTasks.js"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { RecentCompressor } from "../recent/RecentCompressor.js"
 

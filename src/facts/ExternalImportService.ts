@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto"
 import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
 import type { Speakers } from "../domain/Speakers.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { FactTasks } from "./FactTasks.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { FactsHost } from "./FactsHost.js"
 import { dayFingerprint, importedFact, MAX_NEW_DAYS, type Candidate, type ImportOutcome } from "./ExternalImport.js"
@@ -42,7 +42,7 @@ export const make = <S extends FactsHost>(deps: {
   ) => Effect.Effect<{ readonly added: number; readonly skipped: number }, { readonly message: string }>
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* FactTasks
 
     /** Journals the facts whose hash is not stored yet; answers how many were added. */
     const append = (state: S, facts: ReadonlyArray<Fact>) =>

@@ -11,7 +11,7 @@ import { localIso, parseLocal } from "../domain/LocalTime.js"
 import * as path from "node:path"
 import { ensureDir, readText, writeAtomic } from "../store/DurableFs.js"
 import { ChineseScript } from "../domain/ChineseScript.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { FactTasks } from "./FactTasks.js"
 import type { Fact } from "./Fact.js"
 import * as DedupQueue from "./DedupQueue.js"
 import type { Speakers } from "../domain/Speakers.js"
@@ -25,7 +25,7 @@ import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./FactEvents.js"
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
   Effect.gen(function* () {
     const script = yield* ChineseScript
-    const tasks = yield* MemoryTasks
+    const tasks = yield* FactTasks
     const t = deps.tunables
     const embedder = yield* Embedder
 

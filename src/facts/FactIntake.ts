@@ -14,7 +14,7 @@ import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
 import { contentText, type StoredMessage } from "../domain/Message.js"
 import type { Extracted, Utterance } from "./local/LocalFacts.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { FactTasks } from "./FactTasks.js"
 import { planFacts } from "./Intake.js"
 import type { Fact } from "./Fact.js"
 import type { Speakers } from "../domain/Speakers.js"
@@ -58,7 +58,7 @@ const utterance = (m: {
 /** Generic in the character's state `S`, which the callbacks receive as it is. */
 export const make = <S extends FactsHost>(deps: IntakeDeps<S>) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* FactTasks
     const files = yield* AppFiles
     const t = deps.tunables
     const dedup = yield* FactDedup.make({ tunables: t, speakers: deps.speakers })

@@ -1,6 +1,6 @@
 /**
  * The inputs and outputs shared by the memory tasks and their `local` implementations, in a module of their
- * own so that `MemoryTasks` (which wires the implementations) and the implementations never import each other.
+ * own so that the task services (which wire the implementations) and the implementations never import each other.
  */
 import type { Language } from "../domain/Locale.js"
 

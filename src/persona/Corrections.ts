@@ -12,7 +12,7 @@ import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { PersonaTasks } from "./PersonaTasks.js"
 import { manualEntryId, newEntry, type Correction, type PersonaEntry } from "./Persona.js"
 import { correctionsOf, correctionTarget } from "./PersonaState.js"
 import type { Speakers } from "../domain/Speakers.js"
@@ -38,7 +38,7 @@ export const make = (deps: {
   readonly language: (state: PersonaHost) => Language
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* PersonaTasks
     const files = yield* AppFiles
     const t = deps.tunables
 

@@ -12,7 +12,7 @@ import { localIso } from "../domain/LocalTime.js"
 import type { Language } from "../domain/Locale.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { LlmError } from "../llm/LlmClient.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { PersonaTasks } from "./PersonaTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
@@ -72,7 +72,7 @@ export const make = (deps: {
   readonly ensure: (state: PersonaHost) => Effect.Effect<PersonaFile, unknown>
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* PersonaTasks
     const tokens = yield* Tokenizer
 
     /** Folds one entity's candidates in; `added` entries written, `skipped` candidates left out. */

@@ -2,11 +2,11 @@
  * The persona-side memory tasks (Stage-2 signal mapping, negative targets, promotion merge, persona
  * corrections): the model of the task's tier when one is configured, else the deterministic `local` provider.
  */
-import { Effect, type Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { Names } from "../llm/TaskTypes.js"
 import type { Language } from "../domain/Locale.js"
-import type { LlmClient, LlmError, Tier } from "../llm/LlmClient.js"
-import type { TemplateSet } from "../llm/prompts/templates.js"
+import type { LlmClient, LlmError } from "../llm/LlmClient.js"
+import { TaskKit, type Ask, type EvidenceTiers, type Template } from "../llm/TaskKit.js"
 import { fillPrompt } from "../llm/prompts/templates.js"
 import {
   NegativeTargets,
@@ -36,7 +36,7 @@ export interface FusionAnswer {
   readonly entries: ReadonlyArray<{ readonly text: string; readonly importance: number }>
 }
 
-export interface PersonaTasks {
+export interface PersonaTaskApi {
   /** Stage 2: which observations the new facts support or contradict (SIGNAL_DETECTION). */
   readonly detectSignals: (input: {
     readonly facts: ReadonlyArray<{ readonly id: string; readonly text: string; readonly entity: string }>
@@ -92,24 +92,13 @@ const nameList = (n: Names) => [n.character, n.master]
 const observationLines = (obs: ReadonlyArray<Observation>) =>
   obs.map((o) => `- [${o.type}:${o.id}] (${o.entity}) ${o.text}`).join("\n")
 
-export type Ask = <A, I>(
-  tier: Tier,
-  task: string,
-  prompt: string,
-  schema: Schema.Schema<A, I>,
-  timeoutMs: number
-) => Effect.Effect<A, LlmError>
-
-/** A task's template in the call's prompt language (Traditional Chinese derived from the Simplified text). */
-export type Template = (set: TemplateSet, language: Language) => Effect.Effect<string>
-
 /** The persona tasks: the model of their tier when one is configured, else the `local` provider. */
-export const personaTasks = (
+const personaTasks = (
   client: typeof LlmClient.Service,
   ask: Ask,
   template: Template,
-  tiers: { readonly detectSignals: Tier; readonly negativeTarget: Tier; readonly promotionMerge: Tier }
-): PersonaTasks => ({
+  tiers: EvidenceTiers
+): PersonaTaskApi => ({
   detectSignals: (input) =>
     client.configured(tiers.detectSignals)
       ? Effect.flatMap(template(signalDetection, input.language), (text) =>
@@ -214,3 +203,10 @@ export const personaTasks = (
           }).map((text) => ({ text, importance: 7 }))
         })
 })
+
+export class PersonaTasks extends Context.Tag("app/persona/PersonaTasks")<PersonaTasks, PersonaTaskApi>() {
+  static readonly layer = Layer.effect(
+    PersonaTasks,
+    Effect.map(TaskKit, (kit) => personaTasks(kit.client, kit.ask, kit.template, kit.tiers))
+  )
+}

@@ -12,7 +12,7 @@ import { Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import type { ReflectionEvent } from "../../machines/reflection.js"
 import { localIso } from "../domain/LocalTime.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { PersonaTasks } from "./PersonaTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { score } from "../reflection/evidence/Evidence.js"
 import type { PersonaEntry } from "./Persona.js"
@@ -37,7 +37,7 @@ export const make = (deps: {
   readonly keeper: Effect.Effect.Success<ReturnType<typeof PersonaKeeper.make>>
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* PersonaTasks
     const tokens = yield* Tokenizer
     const t = deps.tunables
     const { keeper } = deps

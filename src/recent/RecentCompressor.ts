@@ -9,7 +9,8 @@ import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import { KiokuConfig } from "../Config.js"
 import type { LlmError } from "../llm/LlmClient.js"
-import { MemoryTasks, type Names } from "../llm/MemoryTasks.js"
+import { RecentTasks } from "./RecentTasks.js"
+import { type Names } from "../llm/TaskTypes.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { chunkLines, cutToSentenceEnd, renderLines } from "./Compression.js"
 
@@ -28,7 +29,7 @@ export class RecentCompressor extends Context.Tag("app/memory/RecentCompressor")
   static readonly layer = Layer.effect(
     RecentCompressor,
     Effect.gen(function* () {
-      const tasks = yield* MemoryTasks
+      const tasks = yield* RecentTasks
       const tokens = yield* Tokenizer
       const t = (yield* KiokuConfig).tunables
       const budget = t.recent_compress_input_budget_tokens

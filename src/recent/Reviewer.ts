@@ -10,7 +10,8 @@ import * as path from "node:path"
 import type { Language } from "../domain/Locale.js"
 import { messageText, type StoredMessage } from "../domain/Message.js"
 import type { LlmError } from "../llm/LlmClient.js"
-import { MemoryTasks, type ReviewMessage } from "../llm/MemoryTasks.js"
+import { RecentTasks } from "./RecentTasks.js"
+import { type ReviewMessage } from "../llm/TaskTypes.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { fingerprint, type Speakers } from "./Compression.js"
 import * as R from "./Review.js"
@@ -37,7 +38,7 @@ const asReviewMessage = (m: StoredMessage): ReviewMessage => ({
 
 export const make = (deps: ReviewerDeps) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* RecentTasks
     const tokens = yield* Tokenizer
     const files = yield* AppFiles
     const claims = yield* DerivedClaims

@@ -9,7 +9,7 @@ import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Option } from "effect"
 import { localIso } from "../domain/LocalTime.js"
 import { contentText } from "../domain/Message.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { ReflectionTasks } from "./ReflectionTasks.js"
 import type { Speakers } from "../domain/Speakers.js"
 import type { Tunables } from "../Tunables.js"
 import type { ReflectionHost } from "./ReflectionHost.js"
@@ -23,7 +23,7 @@ export const make = (deps: {
   readonly afterwards: (state: ReflectionHost) => Effect.Effect<unknown>
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* ReflectionTasks
     const t = deps.tunables
 
     const check = (state: ReflectionHost, userMessages: ReadonlyArray<string>) =>

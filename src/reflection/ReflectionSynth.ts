@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import type { Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
-import { MemoryTasks } from "../llm/MemoryTasks.js"
+import { ReflectionTasks } from "./ReflectionTasks.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { reinforcementSeed } from "./evidence/Evidence.js"
 import { eventWindow, EventWhenRaw } from "../facts/Fact.js"
@@ -42,7 +42,7 @@ export const make = (deps: {
   readonly language: (state: ReflectionHost) => Language
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* ReflectionTasks
     const tokens = yield* Tokenizer
     const embedder = yield* Embedder
     const t = deps.tunables

@@ -5,7 +5,8 @@ import { KiokuConfig, tunablesFrom } from "../../src/Config.js"
 import { decodeAnswer, extractJson } from "../../src/llm/JsonAnswer.js"
 import { LlmClient, type ChatRequest } from "../../src/llm/LlmClient.js"
 import { ChineseScript } from "../../src/domain/ChineseScript.js"
-import { MemoryTasks } from "../../src/llm/MemoryTasks.js"
+import { memoryTasks } from "../../src/character/MemoryTasks.js"
+import { RecentTasks } from "../../src/recent/RecentTasks.js"
 import { OpenAiLlm } from "../../src/llm/OpenAiLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 
@@ -170,8 +171,8 @@ describe("OpenAI-compatible adapter", () => {
 describe("memory tasks over the adapter", () => {
   const tasksFor = (baseUrl: string) =>
     Effect.provide(
-      MemoryTasks,
-      MemoryTasks.layer.pipe(
+      RecentTasks,
+      memoryTasks.pipe(
         Layer.provide(OpenAiLlm),
         Layer.provide(Tokenizer.Heuristic),
         Layer.provide(ChineseScript.layer),

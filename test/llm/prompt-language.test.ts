@@ -3,7 +3,10 @@ import { Effect, Either, Layer } from "effect"
 import { KiokuConfig, tunablesFrom } from "../../src/Config.js"
 import type { Language } from "../../src/domain/Locale.js"
 import { ChineseScript } from "../../src/domain/ChineseScript.js"
-import { MemoryTasks, tiersFrom } from "../../src/llm/MemoryTasks.js"
+import { memoryTasks } from "../../src/character/MemoryTasks.js"
+import { tiersFrom } from "../../src/llm/TaskKit.js"
+import { PersonaTasks } from "../../src/persona/PersonaTasks.js"
+import { ReflectionTasks } from "../../src/reflection/ReflectionTasks.js"
 import type { Tunables } from "../../src/Tunables.js"
 import * as ScriptedLlm from "../support/ScriptedLlm.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
@@ -17,8 +20,8 @@ const promptsIn = (language: Language, tunables: Partial<Tunables> = {}) =>
     const { script, layer } = yield* ScriptedLlm.make
     const config = { dataDir: "/nonexistent", configDir: "/nonexistent", tunables: tunablesFrom(tunables) }
     const tasks = yield* Effect.provide(
-      MemoryTasks,
-      MemoryTasks.layer.pipe(
+      Effect.all([ReflectionTasks, PersonaTasks]).pipe(Effect.map(([r, p]) => ({ ...r, ...p }))),
+      memoryTasks.pipe(
         Layer.provide(layer),
         Layer.provide(ChineseScript.layer),
         Layer.provide(Tokenizer.Heuristic),

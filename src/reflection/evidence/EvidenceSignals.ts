@@ -12,7 +12,7 @@ import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Language } from "../../domain/Locale.js"
 import { localIso } from "../../domain/LocalTime.js"
-import { MemoryTasks, type Observation } from "../../llm/MemoryTasks.js"
+import { PersonaTasks, type Observation } from "../../persona/PersonaTasks.js"
 import { Tokenizer } from "../../llm/Tokenizer.js"
 import { applySignal, score, type SignalSource } from "./Evidence.js"
 import { hasNegativeKeyword } from "./NegativeKeywords.js"
@@ -51,7 +51,7 @@ export const make = (deps: {
   readonly afterwards: (state: ReflectionHost) => Effect.Effect<unknown>
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* PersonaTasks
     const files = yield* AppFiles
     const tokens = yield* Tokenizer
     const t = deps.tunables

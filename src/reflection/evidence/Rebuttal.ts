@@ -10,7 +10,7 @@ import type { Language } from "../../domain/Locale.js"
 import { Clock, Duration, Effect, Either, Option, Schema } from "effect"
 import { localIso, parseLocal, sqliteTimestamp } from "../../domain/LocalTime.js"
 import { contentText } from "../../domain/Message.js"
-import { MemoryTasks } from "../../llm/MemoryTasks.js"
+import { ReflectionTasks } from "../ReflectionTasks.js"
 import { afterFailure, rebuttalRetry } from "../../maintenance/policies.js"
 import { rebuttalStart, rebuttalWindow } from "./RebuttalWindow.js"
 import type { Speakers } from "../../domain/Speakers.js"
@@ -32,7 +32,7 @@ export const make = (deps: {
   readonly language: (state: ReflectionHost) => Language
 }) =>
   Effect.gen(function* () {
-    const tasks = yield* MemoryTasks
+    const tasks = yield* ReflectionTasks
     const files = yield* AppFiles
     const t = deps.tunables
     const retry = rebuttalRetry(t)
