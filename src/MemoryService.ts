@@ -16,7 +16,7 @@ import * as CharacterDirs from "./store/CharacterDirs.js"
 import * as RenameContents from "./ops/RenameContents.js"
 import * as path from "node:path"
 import type { PersonaFile } from "./persona/Persona.js"
-import type { ManualAction, ManualResult } from "./character/ManualActions.js"
+import type { ManualAction, ManualKind, ManualResult } from "./character/ManualActions.js"
 import type { EditKind, EditResult } from "./character/EntryEdit.js"
 import { validateCharacterName, type CharacterName, type InvalidCharacterName } from "./domain/CharacterName.js"
 import { normaliseLanguage, type Language } from "./domain/Locale.js"
@@ -85,10 +85,10 @@ export interface MemoryOperations {
   readonly queryMemory: (name: string, input: QueryRequest) => Effect.Effect<QueryResult, InvalidCharacterName>
   /** The `recall_memory` tool's text for a recall (neko-compat §1.9), in the request's language. */
   readonly recallText: (name: string, input: QueryRequest) => Effect.Effect<string, InvalidCharacterName>
-  /** An operator's confirm / deny / archive of a reflection or persona entry (memory browser). */
+  /** An operator's confirm / deny / archive of a reflection or persona entry, or forget of a fact, journaled. */
   readonly manualAction: (
     name: string,
-    input: { readonly kind: "reflection" | "persona"; readonly id: string; readonly action: ManualAction }
+    input: { readonly kind: ManualKind; readonly id: string; readonly action: ManualAction }
   ) => Effect.Effect<ManualResult, MemoryError>
   /** An operator's text edit of a fact or a non-protected persona entry (memory browser), journaled. */
   readonly editEntry: (

@@ -123,6 +123,7 @@ export const applyUnapplied = (state: CharacterViews) =>
     }
     if (recentOk) recentOk = yield* flushGroup
     const moves = valid.flatMap((e) => (e._tag === "FactMove" ? [e.payload] : []))
+    const forgotten = valid.flatMap((e) => (e._tag === "FactForgotten" ? [e.payload.fact.id] : []))
     const absorbed = new Set(valid.flatMap((e) => (e._tag === "FactAbsorbed" ? e.payload.fact_ids : [])))
     const current =
       absorbed.size === 0
@@ -142,12 +143,7 @@ export const applyUnapplied = (state: CharacterViews) =>
         ts
       )
       .pipe(
-        Effect.zipRight(
-          state.facts.upsert(
-            upserts,
-            moves.map((m) => m.archived.id)
-          )
-        ),
+        Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten])),
         Effect.as(true),
         Effect.catchAll((e) =>
           Effect.logError("facts.json write failed; fact events kept").pipe(

@@ -8,7 +8,7 @@ import type { Language } from "../domain/Locale.js"
 import type { StoredMessage } from "../domain/Message.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import type { PersonaFile } from "../persona/Persona.js"
-import type { ManualAction, ManualResult } from "./ManualActions.js"
+import type { ManualAction, ManualKind, ManualResult } from "./ManualActions.js"
 import type { EditKind, EditResult } from "./EntryEdit.js"
 import type { FunnelCounts } from "./Funnel.js"
 import type { LocaleChange, LocaleState } from "./locale/PromptLocale.js"
@@ -80,7 +80,7 @@ export type Command =
   | { readonly _tag: "VectorBackfill"; readonly reply?: Reply<void> }
   | {
       readonly _tag: "ManualAction"
-      readonly kind: "reflection" | "persona"
+      readonly kind: ManualKind
       readonly id: string
       readonly action: ManualAction
       readonly reply: Reply<ManualResult>

@@ -18,13 +18,16 @@ import {
 import {
   decodeAbsorbed,
   decodeFact,
+  decodeForgotten,
   decodeMove,
   FACT_ABSORBED,
   FACT_ADDED,
   FACT_ARCHIVED,
+  FACT_FORGOTTEN,
   FACT_MERGED,
   FACT_UPDATED,
   type FactAbsorbedPayload,
+  type FactForgottenPayload,
   type FactMovePayload,
   type FactPayload
 } from "../facts/FactEvents.js"
@@ -48,6 +51,7 @@ export type JournalEvent =
   | { readonly _tag: "Fact"; readonly eventId: string; readonly payload: FactPayload }
   | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
   | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
+  | { readonly _tag: "FactForgotten"; readonly eventId: string; readonly payload: FactForgottenPayload }
   | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
   | { readonly _tag: "ReflectionChanged"; readonly eventId: string; readonly payload: StateChangedPayload }
   | { readonly _tag: "Persona"; readonly eventId: string; readonly op: PersonaOp }
@@ -78,6 +82,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeMove(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "FactMove" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === FACT_FORGOTTEN) {
+    return Either.mapBoth(decodeForgotten(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "FactForgotten" as const, eventId: line.event_id, payload })
     })
   }
   if (line.type === REFLECTION_STATE_CHANGED) {

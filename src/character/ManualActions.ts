@@ -1,19 +1,23 @@
 /**
  * An operator's decisions from the memory browser, events of the lifecycle machines like every other
  * transition: a reflection can be confirmed, denied or archived where its machine allows it; a
- * non-protected persona entry can be archived. Each is applied and journaled by ReflectionTransitions.ts or
- * PersonaTransitions.ts as one event carrying the whole record (archival moves it into its shard). Returns
- * the new state, or why nothing changed.
+ * non-protected persona entry can be archived; a fact can be forgotten. Each is applied and journaled by
+ * ReflectionTransitions.ts or PersonaTransitions.ts as one event carrying the whole record (archival moves it
+ * into its shard); a forgotten fact is one `fact.forgotten` event with the whole fact, and goes to no archive.
+ * Returns the new state, or why nothing changed.
  */
 import { Clock, Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
+import { factForgottenLine } from "../facts/FactEvents.js"
 import { correctionsOf, personaState } from "../persona/PersonaState.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import { movePersona } from "../persona/PersonaTransitions.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
-export type ManualAction = "confirm" | "deny" | "archive"
+export type ManualAction = "confirm" | "deny" | "archive" | "forget"
+export type ManualKind = "reflection" | "persona" | "fact"
 
 export type ManualResult =
   | { readonly _tag: "Changed"; readonly status: string }
@@ -25,6 +29,7 @@ export const make = (t: Tunables) => {
     Effect.gen(function* () {
       const r = (yield* state.reflections.load).find((x) => x.id === id)
       if (r === undefined) return { _tag: "NotFound" } satisfies ManualResult
+      if (action === "forget") return { _tag: "NotAllowed", status: r.status } satisfies ManualResult
       const ts = localIso(yield* Clock.currentTimeMillis)
       const move = moveReflection(r, { type: "manual", action }, t, ts, { payload: { reason: "manual" } })
       if (move.to === r.status) return { _tag: "NotAllowed", status: r.status } satisfies ManualResult
@@ -50,8 +55,22 @@ export const make = (t: Tunables) => {
       return { _tag: "Changed", status: "archived" } satisfies ManualResult
     })
 
-  const act = (state: State.CharacterState, kind: "reflection" | "persona", id: string, action: ManualAction) =>
-    kind === "reflection" ? reflection(state, id, action) : persona(state, id, action)
+  const fact = (state: State.CharacterState, id: string, action: ManualAction) =>
+    Effect.gen(function* () {
+      const found = (yield* state.facts.load).facts.find((f) => f.id === id)
+      if (found === undefined) return { _tag: "NotFound" } satisfies ManualResult
+      if (action !== "forget") return { _tag: "NotAllowed", status: "active" } satisfies ManualResult
+      const ts = localIso(yield* Clock.currentTimeMillis)
+      yield* state.journal([factForgottenLine(randomUUID(), { fact: found, reason: "manual" }, ts)])
+      return { _tag: "Changed", status: "forgotten" } satisfies ManualResult
+    })
+
+  const act = (state: State.CharacterState, kind: ManualKind, id: string, action: ManualAction) =>
+    kind === "reflection"
+      ? reflection(state, id, action)
+      : kind === "persona"
+        ? persona(state, id, action)
+        : fact(state, id, action)
 
   return { act }
 }

@@ -7,6 +7,7 @@
  * result on stdout (one JSON object with `--json`); `kioku eval memory` the multilingual memory benchmark
  * against the server binary (src/cli/EvalMemory.ts).
  * `kioku build-embeddings [--out DIR]` builds the default embedding model (the server runs it as a child process).
+ * `kioku mcp` is the Model Context Protocol server (src/cli/Mcp.ts, docs/mcp.md).
  */
 import { Clock, Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
 import * as path from "node:path"
@@ -27,6 +28,8 @@ import { importMarkdown } from "./ImportMarkdown.js"
 import { doctor, exportCharacter, importNeko } from "./OpsCommands.js"
 import { parseClusterOptions } from "../cluster/Options.js"
 import { makeProgress, progressTo } from "./Progress.js"
+import { listenOptions } from "./Listen.js"
+import { mcp } from "./Mcp.js"
 
 export { UsageError } from "./Args.js"
 
@@ -44,13 +47,13 @@ Usage:
   kioku doctor [--data-dir DIR] [--config FILE] [--json]
   kioku import-neko <N.E.K.O. app dir> [--data-dir DIR] [--dry-run] [--force]
   kioku export <name> [--data-dir DIR] [--out FILE]
+  kioku mcp [--data-dir DIR] [--character NAME] [--language en|ja|zh] [--config FILE] [--auth-token T]
+            [--http PORT [--host H]] [--log-level L]   (MCP server: stdio, or Streamable HTTP at /mcp)
   kioku demo [--data-dir DIR] [--language en|ja|zh]
   kioku import-markdown <workspace dir> --character NAME [--format openclaw|hermes] [--dry-run] [--port N] [--data-dir DIR]
   kioku --version
 
 Environment: KIOKU_PORT, KIOKU_HOST, KIOKU_DATA_DIR, KIOKU_AUTH_TOKEN, KIOKU_LOG_LEVEL, KIOKU_<TUNABLE>.`
-
-const loopback = new Set(["127.0.0.1", "localhost", "::1"])
 
 /** `--cluster --runner-address HOST:PORT --shard-db URL`: all three or none. */
 const clusterOptions = (values: {
@@ -90,17 +93,13 @@ export const serve = (args: ReadonlyArray<string>) =>
       "shard-db": { type: "string" }
     })
     const cluster = yield* clusterOptions(values)
-    const port = Number(yield* envOr(values.port, "KIOKU_PORT", "48912"))
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      return yield* new UsageError({ message: "--port must be 0..65535" })
-    const host = yield* envOr(values.host, "KIOKU_HOST", "127.0.0.1")
+    const { port, host, token } = yield* listenOptions({
+      flag: "--port",
+      port: yield* envOr(values.port, "KIOKU_PORT", "48912"),
+      host: values.host,
+      authToken: values["auth-token"]
+    })
     const dataDir = yield* envOr(values["data-dir"], "KIOKU_DATA_DIR", "./kioku-data/memory")
-    const token = Option.getOrUndefined(
-      Option.filter(Option.fromNullable(yield* envOr(values["auth-token"], "KIOKU_AUTH_TOKEN", "")), (t) => t !== "")
-    )
-    if (!loopback.has(host) && token === undefined) {
-      return yield* new UsageError({ message: `binding ${host} needs --auth-token (or KIOKU_AUTH_TOKEN)` })
-    }
     const modelDir = values["model-dir"]
     const settings = yield* loadSettings({
       dataDir,
@@ -266,6 +265,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, { readonly
   if (command === "import-neko") return Effect.asVoid(importNeko(rest))
   if (command === "export") return Effect.asVoid(exportCharacter(rest))
   if (command === "demo") return Effect.asVoid(demo(rest))
+  if (command === "mcp") return Effect.asVoid(mcp(rest))
   if (command === "import-markdown") return Effect.asVoid(importMarkdown(rest))
   if (command === "--version" || command === "version") return Effect.sync(() => process.stdout.write(`${VERSION}\n`))
   if (command === undefined || command === "--help" || command === "help") {

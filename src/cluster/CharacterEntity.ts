@@ -120,9 +120,9 @@ export const Character = Entity.make("Character", [
   op(
     "ManualAction",
     {
-      kind: Schema.Literal("reflection", "persona"),
+      kind: Schema.Literal("reflection", "persona", "fact"),
       id: Schema.String,
-      action: Schema.Literal("confirm", "deny", "archive")
+      action: Schema.Literal("confirm", "deny", "archive", "forget")
     },
     ManualResult
   ),

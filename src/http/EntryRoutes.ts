@@ -1,6 +1,7 @@
 /**
- * Operator actions on memory entries, for the memory browser: POST `/api/memory/entry_action` with
- * `{lanlan_name, kind: "reflection"|"persona", id, action: "confirm"|"deny"|"archive"}`. Answers in the
+ * Operator actions on memory entries, for the memory browser and `kioku mcp`: POST `/api/memory/entry_action`
+ * with `{lanlan_name, kind: "reflection"|"persona"|"fact", id, action: "confirm"|"deny"|"archive"|"forget"}`
+ * (a fact can only be forgotten, `forget` applies only to facts). Answers in the
  * `/api/memory` style: `{success: true, status}`; 400 for a malformed body or name; 404 for an unknown id;
  * 409 when the entry's lifecycle does not allow the action (with its current status); a storage failure is
  * HTTP 200 with `success: false`, as N.E.K.O. answers failed memory operations. Nothing is written
@@ -15,9 +16,9 @@ import { bodyText } from "./Routes.js"
 
 const ActionBody = Schema.Struct({
   lanlan_name: Schema.String,
-  kind: Schema.Literal("reflection", "persona"),
+  kind: Schema.Literal("reflection", "persona", "fact"),
   id: Schema.String.pipe(Schema.minLength(1)),
-  action: Schema.Literal("confirm", "deny", "archive")
+  action: Schema.Literal("confirm", "deny", "archive", "forget")
 })
 const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(ActionBody))
 

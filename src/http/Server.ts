@@ -1,7 +1,8 @@
 /**
  * The HTTP server: the router behind the guards, 404 for unknown routes, 500 without details for defects,
  * listening on Node's http server (refused requests answered without resetting the connection). Startup recovery starts once the socket listens (so limited mode is
- * visible to clients) unless the server starts blocked.
+ * visible to clients) unless the server starts blocked. The listening url is announced in the memory root
+ * (store/ServerAddress.ts) so that `kioku mcp` on the same root can reach this server.
  */
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -9,6 +10,8 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import * as Startup from "../Startup.js"
+import { KiokuConfig } from "../Config.js"
+import * as ServerAddress from "../store/ServerAddress.js"
 import { guard } from "./Guard.js"
 import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
@@ -86,7 +89,7 @@ export const serverLayer = (options: ServeOptions) =>
   Layer.mergeAll(
     HttpServer.serve(httpApp(options)),
     Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
-    Layer.effectDiscard(
+    Layer.scopedDiscard(
       HttpServer.addressWith((address) =>
         Effect.gen(function* () {
           const port = address._tag === "TcpAddress" ? address.port : 0
@@ -96,6 +99,7 @@ export const serverLayer = (options: ServeOptions) =>
             Effect.annotateLogs({ port, startBlocked: options.startBlocked, url })
           )
           yield* Effect.logInfo(`open ${url} (memory browser: ${url}memory_browser, state charts: ${url}statecharts)`)
+          yield* ServerAddress.announce((yield* KiokuConfig).dataDir, url)
         })
       )
     )

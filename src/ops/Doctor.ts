@@ -16,6 +16,7 @@ import { collector, errorText, type Collector, type DoctorReport } from "./Findi
 const rootKnown = new Set([
   ".kioku.lock",
   ".kioku.lock.pid",
+  ".kioku.lock.server",
   ".kioku.lock-journal",
   "idle_maintenance_state.json",
   "speaker_trust.json"

@@ -8,7 +8,7 @@
 import type { Language } from "../domain/Locale.js"
 
 type Table = Readonly<Record<Language, string>>
-type SomeLanguages = Readonly<{ readonly [L in Language]?: string }>
+export type SomeLanguages = Readonly<{ readonly [L in Language]?: string }>
 
 export const foundHeader: Table = {
   zh: "找到 {n} 条相关记忆：",

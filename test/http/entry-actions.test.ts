@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { post, serverSuite } from "../support/server.js"
 import { seed } from "../support/statechartSeed.js"
+import { storedFact } from "../support/facts.js"
 
 describe("POST /api/memory/entry_action", () => {
   const { temp, start } = serverSuite()
@@ -13,6 +14,8 @@ describe("POST /api/memory/entry_action", () => {
 
   it("confirms, denies and archives through the lifecycle, journaled, and refuses what it does not allow", async () => {
     seed(path.join(temp.memory, "Tian"))
+    const factsFile = path.join(temp.memory, "Tian", "facts.json")
+    writeFileSync(factsFile, JSON.stringify([storedFact("fact_tea", "Master likes green tea")]))
     const server = await start(temp.memory)
     const act = async (body: Record<string, unknown>) => {
       const r = await post(`${server.url}/api/memory/entry_action`, JSON.stringify({ lanlan_name: "Tian", ...body }))
@@ -48,6 +51,18 @@ describe("POST /api/memory/entry_action", () => {
     assert.strictEqual((await act({ kind: "reflection", id: "ref_none", action: "deny" })).status, 404)
     const events = readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8")
     assert.strictEqual(events.split('"reason":"manual"').length - 1, 3, "three manual state changes journaled")
+    assert.deepStrictEqual(await act({ kind: "fact", id: "fact_tea", action: "deny" }), {
+      status: 409,
+      body: { success: false, error: "not_allowed", status: "active" }
+    })
+    assert.strictEqual((await act({ kind: "persona", id: "manual_1", action: "forget" })).status, 409)
+    assert.deepStrictEqual((await act({ kind: "fact", id: "fact_tea", action: "forget" })).body, {
+      success: true,
+      status: "forgotten"
+    })
+    assert.deepStrictEqual(JSON.parse(readFileSync(factsFile, "utf8")), [])
+    assert.include(readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8"), '"type":"fact.forgotten"')
+    assert.strictEqual((await act({ kind: "fact", id: "fact_tea", action: "forget" })).status, 404)
   })
 
   it("answers 400 for a malformed body or name and writes nothing", async () => {
@@ -56,7 +71,7 @@ describe("POST /api/memory/entry_action", () => {
     const before = readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8")
     for (const body of [
       "{",
-      JSON.stringify({ lanlan_name: "Tian", kind: "fact", id: "x", action: "deny" }),
+      JSON.stringify({ lanlan_name: "Tian", kind: "diary", id: "x", action: "forget" }),
       JSON.stringify({ lanlan_name: "Tian", kind: "reflection", id: "ref_p1", action: "promote" }),
       JSON.stringify({ lanlan_name: "..", kind: "reflection", id: "ref_p1", action: "deny" })
     ]) {
