@@ -146,6 +146,7 @@ export const tunableDefaults = {
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,
   max_body_bytes: 16 * 1024 * 1024,
+  auth_session_ttl_seconds: 12 * 3600,
   llm_summary_base_url: "",
   llm_summary_api_key: "",
   llm_summary_model: "",

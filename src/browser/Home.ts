@@ -11,12 +11,14 @@ export interface HomeView {
   readonly characters: ReadonlyArray<string>
   /** The address clients use, e.g. `http://127.0.0.1:48912`. */
   readonly origin: string
+  /** Signed in through the sign-in form: the header offers to sign out. */
+  readonly signedIn: boolean
 }
 
-const escape = (s: string) =>
+export const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)
 
-const css = `
+export const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d232a;background:#f6f7f9;overflow-wrap:anywhere}
 header{padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d6dbe1}h1{font-size:1.25rem;margin:0}
 main{max-width:760px;margin:0 auto;padding:1rem}h2{font-size:1.05rem;margin:1.25rem 0 .5rem}
@@ -24,7 +26,8 @@ main{max-width:760px;margin:0 auto;padding:1rem}h2{font-size:1.05rem;margin:1.25
 a{color:#0b5cad}a:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 .badge{display:inline-block;font-size:.8rem;padding:0 .5rem;border-radius:999px;background:#fdf0c8}.ok{background:#d7f0dc}
 code,pre{font:13px/1.4 ui-monospace,monospace;background:#eef1f4;border-radius:4px}code{padding:0 .25rem}
-pre{padding:.6rem;overflow-x:auto;white-space:pre-wrap}ul{padding-left:1.2rem}.muted{color:#5f6b77}`
+pre{padding:.6rem;overflow-x:auto;white-space:pre-wrap}ul{padding-left:1.2rem}.muted{color:#5f6b77}
+header form{float:right;margin:0}header button{font:inherit;padding:.15rem .7rem;border:1px solid #8a96a3;border-radius:6px;background:#fff;cursor:pointer}`
 
 const phaseText: Readonly<Record<string, string>> = {
   ready: "ready",
@@ -44,7 +47,7 @@ export const homePage = (view: HomeView): string => {
   const origin = escape(view.origin)
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>kioku</title><style>${css}</style></head><body>
-<header><h1>kioku <span class="muted">${escape(view.version)}</span></h1></header>
+<header>${view.signedIn ? `<form method="post" action="/session/end"><button type="submit">Sign out</button></form>` : ""}<h1>kioku <span class="muted">${escape(view.version)}</span></h1></header>
 <main>
 <p>A long-term memory server for AI companion characters, speaking N.E.K.O.'s memory-server API.</p>
 <div class="card" role="status">Status: <span class="badge${ready ? " ok" : ""}">${escape(phaseText[view.phase] ?? view.phase)}</span></div>

@@ -114,7 +114,14 @@ export const serve = (args: ReadonlyArray<string>) =>
       Effect.annotateLogs({ version: VERSION, host, port, dataDir: settings.dataDir })
     )
     return yield* Layer.launch(
-      serverLayer({ port, host, authToken: token, maxBodyBytes: settings.tunables.max_body_bytes, startBlocked }).pipe(
+      serverLayer({
+        port,
+        host,
+        authToken: token,
+        maxBodyBytes: settings.tunables.max_body_bytes,
+        startBlocked,
+        sessionTtlSeconds: settings.tunables.auth_session_ttl_seconds
+      }).pipe(
         Layer.provideMerge(appLayer({ settings, startBlocked, cluster })),
         Layer.provide(Logger.minimumLogLevel(level))
       )

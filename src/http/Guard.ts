@@ -1,14 +1,16 @@
 /**
  * Request guards applied before routing: Host/Origin checks against DNS rebinding (loopback names only,
- * unless an auth token is configured), the bearer token when one is set, the 16 MiB body limit announced by
- * Content-Length (the body is drained before the 413 so the client reads it), and limited mode while startup
- * recovery runs.
+ * unless an auth token is configured), the bearer token when one is set (compared in constant time) or else
+ * a browser session from this origin (SignIn.ts), the 16 MiB body limit announced by Content-Length (the body
+ * is drained before the 413 so the client reads it), and limited mode while startup recovery runs.
  */
 import { HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
-import { Effect, Ref } from "effect"
+import { Effect, Option, Ref } from "effect"
 import { blockingReason, RuntimeStatus } from "../RuntimeStatus.js"
 import { readBody } from "./Body.js"
 import { detail, limited } from "./Responses.js"
+import { secretsMatch, type Sessions } from "./Sessions.js"
+import { gate, viaSession } from "./SignIn.js"
 
 export interface GuardOptions {
   readonly authToken: string | undefined
@@ -43,16 +45,19 @@ const originAllowed = (origin: string): boolean => {
 
 export const guard =
   (options: GuardOptions) =>
-  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | RuntimeStatus> =>
+  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | RuntimeStatus | Sessions> =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const headers = request.headers
+      let session = false
       if (options.authToken === undefined) {
         if (!loopbackHosts.has(hostName(headers["host"] ?? ""))) return detail(403, "Forbidden host")
         const origin = headers["origin"]
         if (origin !== undefined && !originAllowed(origin)) return detail(403, "Forbidden origin")
-      } else if (headers["authorization"] !== `Bearer ${options.authToken}`) {
-        return detail(401, "Unauthorized")
+      } else if (!secretsMatch(headers["authorization"] ?? "", `Bearer ${options.authToken}`)) {
+        const refused = yield* gate(options.authToken)
+        if (Option.isSome(refused)) return refused.value
+        session = true
       }
       const length = Number(headers["content-length"] ?? "0")
       if (Number.isFinite(length) && length > options.maxBodyBytes) {
@@ -64,5 +69,5 @@ export const guard =
         const reason = blockingReason(yield* Ref.get(yield* RuntimeStatus))
         if (reason !== undefined) return limited(reason)
       }
-      return yield* app
+      return yield* session ? Effect.locally(app, viaSession, true) : app
     })

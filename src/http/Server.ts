@@ -13,6 +13,7 @@ import * as Startup from "../Startup.js"
 import { KiokuConfig } from "../Config.js"
 import * as ServerAddress from "../store/ServerAddress.js"
 import { guard } from "./Guard.js"
+import { Sessions } from "./Sessions.js"
 import { detail } from "./Responses.js"
 import { router } from "./Routes.js"
 import { adminRouter } from "./AdminRoutes.js"
@@ -33,6 +34,8 @@ export interface ServeOptions {
   readonly authToken: string | undefined
   readonly maxBodyBytes: number
   readonly startBlocked: boolean
+  /** How long a browser session (sign-in with the auth token) lasts. */
+  readonly sessionTtlSeconds: number
 }
 
 const characterRoutes =
@@ -87,7 +90,7 @@ const createGentleServer = () =>
 
 export const serverLayer = (options: ServeOptions) =>
   Layer.mergeAll(
-    HttpServer.serve(httpApp(options)),
+    HttpServer.serve(httpApp(options)).pipe(Layer.provide(Sessions.layer(options.sessionTtlSeconds))),
     Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
     Layer.scopedDiscard(
       HttpServer.addressWith((address) =>
