@@ -12,6 +12,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { guard } from "../http/Guard.js"
+import { Sessions } from "../http/Sessions.js"
 import { detail, json } from "../http/Responses.js"
 import type { McpBackend } from "./Backend.js"
 import { makeSession } from "./Protocol.js"
@@ -80,7 +81,8 @@ export const httpLayer = (options: HttpOptions, ctx: ToolContext) =>
             Effect.logError("mcp request failed", cause).pipe(Effect.as(HttpServerResponse.empty({ status: 500 })))
           )
         )
-      )
+        // The MCP endpoint has no sign-in: its session store stays empty, so only the bearer token admits.
+      ).pipe(Layer.provide(Sessions.layer(0)))
     )
   ).pipe(
     Layer.merge(
