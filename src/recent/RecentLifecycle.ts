@@ -8,7 +8,8 @@
  */
 import { Clock, Deferred, Duration, Effect, Fiber, FiberHandle, Option, type Scope } from "effect"
 import { transition } from "xstate"
-import { decodeRecentCommand, recentMachine, type RecentEvent } from "../../machines/recent.js"
+import { recentMachine, type RecentEvent } from "../../machines/recent.js"
+import { decodeRecentCommand } from "../../machines/recentActions.js"
 import { compressionBackoff, nthDelay } from "../maintenance/policies.js"
 import type { Tunables } from "../Tunables.js"
 import type { RecentHost } from "./RecentHost.js"

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import { initialTransition, transition, type SnapshotFrom } from "xstate"
-import { decodeRecentCommand, recentMachine, type RecentEvent } from "../../machines/recent.js"
+import { recentMachine, type RecentEvent } from "../../machines/recent.js"
+import { decodeRecentCommand } from "../../machines/recentActions.js"
 
 type Snapshot = SnapshotFrom<typeof recentMachine>
 const start = (limits = {}) => initialTransition(recentMachine, { limits })[0]
