@@ -1,7 +1,9 @@
 /**
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
- * and released after `actor_idle_ttl_seconds` without users; a new actor for a name waits until the evicted
- * one has closed, so there is never more than one writer per character. Every access goes through here.
+ * and released after `actor_idle_ttl_seconds` without users, or sooner when more than `actor_max_live` are
+ * live (the least recently used ones no request is using close first; a later request reopens them); a new
+ * actor for a name waits until the evicted one has closed, so there is never more than one writer per
+ * character. Every access goes through here.
  * `exclusive` stops the actors of some names and keeps them stopped while it works on their directories:
  * new requests for those names wait, the ones in flight are given `exclusiveWait` to finish (else
  * `CharacterBusy`), then the idle actors are closed and their handover awaited.
@@ -41,6 +43,8 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     /** Touches the character so its actor loads (and reconciles) now. */
     readonly warm: (name: CharacterName) => Effect.Effect<void, StoreError | ActorDefect>
     readonly active: Effect.Effect<ReadonlyArray<CharacterName>>
+    /** Closes the character's actor now unless a request is using it (maintenance closes what it opened). */
+    readonly close: (name: CharacterName) => Effect.Effect<void>
     /** The supervision state of a live actor; none when the character is not loaded (it is not woken). */
     readonly health: (name: CharacterName) => Effect.Effect<Option.Option<Health>>
     /** Runs `work` with the actors of `names` closed and no new one started until it ends. */
@@ -79,6 +83,41 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           ),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
       })
+      /** Names in order of last use (oldest first) and the requests each has in flight. */
+      const lastUse = new Set<CharacterName>()
+      const inFlight = new Map<CharacterName, number>()
+      const idle = (name: CharacterName) => (inFlight.get(name) ?? 0) === 0
+      const evicting = yield* Effect.makeSemaphore(1)
+      /** Closes the least recently used idle actors while more than `actor_max_live` are live. */
+      const evictOverCap = evicting.withPermits(1)(
+        Effect.gen(function* () {
+          const live = new Set(yield* RcMap.keys(actors))
+          let excess = live.size - settings.tunables.actor_max_live
+          for (const name of [...lastUse]) {
+            if (excess <= 0) return
+            if (!live.has(name)) lastUse.delete(name)
+            else if (idle(name)) {
+              lastUse.delete(name)
+              excess--
+              yield* RcMap.invalidate(actors, name)
+            }
+          }
+        })
+      )
+      const overCap = Effect.map(RcMap.keys(actors), (live) => live.length > settings.tunables.actor_max_live)
+      const enter = (name: CharacterName) =>
+        Effect.sync(() => {
+          inFlight.set(name, (inFlight.get(name) ?? 0) + 1)
+          lastUse.delete(name)
+          lastUse.add(name)
+        })
+      const leave = (name: CharacterName) =>
+        Effect.suspend(() => {
+          const n = (inFlight.get(name) ?? 1) - 1
+          if (n > 0) inFlight.set(name, n)
+          else inFlight.delete(name)
+          return Effect.flatMap(overCap, (over) => (over ? evictOverCap : Effect.void))
+        })
       // A failed build is not kept: the next request for the character tries to load it again.
       const get = (name: CharacterName) =>
         RcMap.get(actors, name).pipe(
@@ -87,13 +126,22 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       const using = <A, E>(
         name: CharacterName,
         f: (actor: Effect.Effect.Success<ReturnType<typeof get>>) => Effect.Effect<A, E>
-      ) => admission.admit(name, Effect.scoped(Effect.flatMap(get(name), f)))
+      ) =>
+        admission.admit(
+          name,
+          Effect.acquireUseRelease(
+            enter(name),
+            () => Effect.scoped(Effect.flatMap(get(name), f)),
+            () => leave(name)
+          )
+        )
       return {
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
           using(name, (actor) => actor.ask(build)),
         warm: (name) => using(name, () => Effect.void),
         tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),
+        close: (name) => Effect.suspend(() => (idle(name) ? RcMap.invalidate(actors, name) : Effect.void)),
         health: (name) =>
           Effect.gen(function* () {
             if (!(yield* RcMap.keys(actors)).includes(name)) return Option.none()

@@ -1,7 +1,8 @@
 /**
  * The maintenance scheduler: each enabled loop of `policies.loops` runs on its own schedule and fans out one
  * command per character (every character directory) through that character's mailbox, one character at a
- * time (each answers when its job is done), so background work never floods the process. Idle maintenance
+ * time (each answers when its job is done), so background work never floods the process; a character the
+ * pass had to load is closed again after its visit. Idle maintenance
  * only runs when no request arrived for `idleAfter`; the vector backfill only while the embedder has a model
  * (asking also starts loading it). A failure for one character is logged; a pass that fails or dies as a
  * whole is retried on the loop's restart backoff (`runLoop`), so nothing ends a loop.
@@ -60,8 +61,22 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
     if (!(yield* due(loop))) return
     for (const name of yield* CharacterDirs.list(dataDir)) {
       if (!placement.owns(name)) continue
+      const live = (yield* registry.active).includes(name)
+      // A character the pass loaded only for this visit is closed again once its background work is over,
+      // so live actors follow the characters in use, not every character on disk.
+      const visit = registry
+        .ask<void, StoreError>(name, command)
+        .pipe(
+          Effect.zipRight(
+            live
+              ? Effect.void
+              : registry
+                  .ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
+                  .pipe(Effect.zipRight(registry.close(name)))
+          )
+        )
       const tick = Option.match(placement.maintain, {
-        onNone: () => registry.ask<void, StoreError>(name, command),
+        onNone: () => visit,
         onSome: (maintain) => maintain(name, loop.name)
       })
       yield* tick.pipe(

@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { CharacterRegistry } from "../../src/character/CharacterRegistry.js"
 import { Placement } from "../../src/runtime/Placement.js"
 import { appLayer } from "../../src/App.js"
+import { MemoryService } from "../../src/MemoryService.js"
 import { Tokenizer } from "../../src/llm/Tokenizer.js"
 import { commandOf, fanOut } from "../../src/maintenance/Maintenance.js"
 import { loops } from "../../src/maintenance/policies.js"
@@ -34,6 +35,23 @@ describe("maintenance under a placement", () => {
         ["Chie", "rebuttal"]
       ])
       assert.deepStrictEqual(yield* Effect.flatMap(CharacterRegistry, (r) => r.active).pipe(Effect.provide(ctx)), [])
+    })
+  )
+
+  it.scoped("closes the characters a pass loaded once their visit is over, and keeps the ones in use", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({})
+      for (const name of ["Aki", "Bo"]) mkdirSync(path.join(settings.dataDir, name), { recursive: true })
+      const ctx = yield* Layer.build(appLayer({ settings, tokenizer: Tokenizer.Heuristic, maintenance: false }))
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      yield* memory.write("cache", "Chie", { messages: [{ role: "user", content: "hi" }] })
+      for (const loop of loops(tunableDefaults).filter(
+        (l) => l.name === "auto_promote" || l.name === "archive_sweep"
+      )) {
+        yield* fanOut(loop, Option.getOrThrow(commandOf(loop.name))).pipe(Effect.provide(ctx))
+      }
+      const live = yield* Effect.flatMap(CharacterRegistry, (r) => r.active).pipe(Effect.provide(ctx))
+      assert.deepStrictEqual(live.map(String), ["Chie"])
     })
   )
 })

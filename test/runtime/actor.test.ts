@@ -7,6 +7,8 @@ import { CharacterRegistry } from "../../src/character/CharacterRegistry.js"
 import { MemoryService } from "../../src/MemoryService.js"
 import * as Startup from "../../src/Startup.js"
 import { testRuntime } from "../support/layers.js"
+import { CharacterName } from "../../src/domain/CharacterName.js"
+import type { StoreError } from "../../src/store/DurableFs.js"
 
 type Cmd = { readonly kind: "ok" | "boom"; readonly reply: Deferred.Deferred<number, Actor.ActorDefect> }
 
@@ -155,6 +157,55 @@ describe("character actors", () => {
       assert.deepStrictEqual([...(yield* registry.active)], [])
       const again = yield* memory.recentHistory("Idle")
       assert.include(again, "Master | hi")
+    })
+  )
+
+  it.scoped(
+    "keeps at most actor_max_live actors: the least recently used idle ones close, a request reopens them",
+    () =>
+      Effect.gen(function* () {
+        const rt = testRuntime({ tunables: { actor_max_live: 2 } })
+        const ctx = yield* Layer.build(rt.layer)
+        const registry = yield* Effect.provide(CharacterRegistry, ctx)
+        const memory = yield* Effect.provide(MemoryService, ctx)
+        const say = (name: string, content: string) =>
+          memory.write("cache", name, { messages: [{ role: "user", content }] })
+        yield* say("Ann", "I keep bees")
+        yield* say("Ben", "I sail")
+        yield* say("Cat", "I paint")
+        assert.deepStrictEqual([...(yield* registry.active)].sort(), ["Ben", "Cat"])
+        yield* memory.status("Ben")
+        yield* say("Dan", "I climb")
+        assert.deepStrictEqual([...(yield* registry.active)].sort(), ["Ben", "Dan"])
+        // The closed character's turns were checkpointed; a request reopens it (and closes another).
+        assert.include(yield* memory.recentHistory("Ann"), "I keep bees")
+        assert.strictEqual((yield* registry.active).length, 2)
+        assert.include(yield* memory.recentHistory("Cat"), "I paint")
+      })
+  )
+
+  it.scoped("does not close an actor a request is using, however far over the cap", () =>
+    Effect.gen(function* () {
+      const rt = testRuntime({ tunables: { actor_max_live: 1 } })
+      const ctx = yield* Layer.build(rt.layer)
+      const registry = yield* Effect.provide(CharacterRegistry, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      yield* memory.write("cache", "Eve", { messages: [{ role: "user", content: "hi" }] })
+      const gate = yield* Deferred.make<void>()
+      const entered = yield* Deferred.make<void>()
+      const name = CharacterName.make("Eve")
+      const held = yield* registry
+        .ask<void, StoreError>(name, (reply) => ({
+          _tag: "AwaitBackground",
+          reply
+        }))
+        .pipe(Effect.zipRight(Deferred.succeed(entered, undefined)), Effect.zipRight(Deferred.await(gate)), Effect.fork)
+      yield* Deferred.await(entered)
+      yield* memory.write("cache", "Fay", { messages: [{ role: "user", content: "hi" }] })
+      yield* memory.write("cache", "Gus", { messages: [{ role: "user", content: "hi" }] })
+      assert.strictEqual((yield* registry.active).length, 1)
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(held)
     })
   )
 
