@@ -70,7 +70,7 @@ const factCases: ReadonlyArray<Case> = [
     name: "fact.forgotten (the fact leaves facts.json for no archive)",
     views: { "facts.json": [F1, F2] },
     applied: [T.factLine(eid(1), T.FACT_ADDED, F1, T0), T.factLine(eid(2), T.FACT_ADDED, F2, T0)],
-    pending: [T.factForgottenLine(eid(3), { fact: F2, reason: "manual" }, T1)],
+    pending: [T.factForgottenLine(eid(3), { fact_ids: [F2.id], reason: "manual" }, T1)],
     expect: (dir) => {
       assert.deepStrictEqual(facts(dir), [F1])
       assert.deepStrictEqual(shards(dir, "facts_archive"), [])
