@@ -1,7 +1,8 @@
 /**
  * Applying journal events to a character's views, the single idempotent path shared by live writes and the
  * startup reconciler: turns into `time_indexed.db`, recent items and splices into `recent.json`, outbox ops,
- * fact moves and upserts (archive first), reflections (archived ones into their shards) and persona ops.
+ * fact moves and upserts (archive first; forgotten and tombstoned ids leave both), reflections (archived ones
+ * into their shards) and persona ops.
  * Events that do not decode are recorded in `events_rejected.ndjson` and skipped.
  */
 import { Clock, Effect, Either, Option } from "effect"
@@ -123,14 +124,20 @@ export const applyUnapplied = (state: CharacterViews) =>
     }
     if (recentOk) recentOk = yield* flushGroup
     const moves = valid.flatMap((e) => (e._tag === "FactMove" ? [e.payload] : []))
-    const forgotten = valid.flatMap((e) => (e._tag === "FactForgotten" ? [e.payload.fact.id] : []))
+    const forgotten = valid.flatMap((e) =>
+      e._tag === "FactForgotten" ? e.payload.fact_ids : e._tag === "FactRedacted" ? e.payload.redacted.ids : []
+    )
     const absorbed = new Set(valid.flatMap((e) => (e._tag === "FactAbsorbed" ? e.payload.fact_ids : [])))
     const current =
       absorbed.size === 0
         ? []
         : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.facts }))
     const changed = valid.flatMap((e) =>
-      e._tag === "Fact" ? [e.payload.fact] : e._tag === "FactMove" && e.payload.kept ? [e.payload.kept] : []
+      e._tag === "Fact"
+        ? [e.payload.fact]
+        : (e._tag === "FactMove" || e._tag === "FactRedacted") && e.payload.kept
+          ? [e.payload.kept]
+          : []
     )
     const latest = new Map([...current, ...changed].map((f) => [f.id, f]))
     const upserts = [
@@ -143,6 +150,7 @@ export const applyUnapplied = (state: CharacterViews) =>
         ts
       )
       .pipe(
+        Effect.zipRight(state.archive.remove(forgotten)),
         Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten])),
         Effect.as(true),
         Effect.catchAll((e) =>

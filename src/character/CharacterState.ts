@@ -2,7 +2,8 @@
  * A character's in-memory state and its journal discipline. `load` rebuilds everything from the directory
  * and reconciles: journal events past the sentinel are applied again through the same idempotent path as
  * live writes (`applyUnapplied`). The sentinel only advances once time index, recent view and outbox all
- * hold every unapplied event; until then the events stay queued and are retried with the next write.
+ * hold every unapplied event; until then the events stay queued and are retried with the next write. A
+ * replayed forget is completed again (Forget.ts) before that checkpoint.
  */
 import { Clock, Effect, Option } from "effect"
 import { existsSync } from "node:fs"
@@ -28,6 +29,7 @@ import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./locale/PromptLocale.js"
 import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
 import { applyUnapplied, timeIndexOf } from "./Apply.js"
+import { completeAtLoad } from "./Forget.js"
 import type { CharacterHost, JournalOptions } from "../runtime/CharacterHost.js"
 import * as RecentSlice from "../recent/RecentSlice.js"
 
@@ -149,7 +151,16 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
     if (state.unapplied.length > 0) {
       yield* Effect.logInfo("replaying journal").pipe(Effect.annotateLogs({ events: state.unapplied.length }))
       yield* applyUnapplied(state)
-      yield* checkpoint(state)
+      const completed = yield* completeAtLoad(state, pending.events).pipe(
+        Effect.as(true),
+        Effect.catchAll((e) =>
+          Effect.logError("forget not completed; retried at the next load").pipe(
+            Effect.annotateLogs({ error: e.message }),
+            Effect.as(false)
+          )
+        )
+      )
+      if (completed) yield* checkpoint(state)
     }
     return state
   })

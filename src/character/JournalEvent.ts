@@ -1,10 +1,13 @@
 /**
  * Every journal event of a character, decoded from its line: the recent, fact, reflection and persona events
  * each feature defines (recent/RecentEvents.ts, facts/FactEvents.ts, reflection/ReflectionEvents.ts,
- * persona/PersonaEvent.ts). Apply.ts applies them.
+ * persona/PersonaEvent.ts). Apply.ts applies them. A redaction tombstone (store/Tombstone.ts) of a fact line
+ * decodes as `FactRedacted` (its ids are removed again, a merge's unforgotten `kept` fact upserted); a
+ * tombstone of any other type is a no-op `Tombstone`.
  */
 import { Either } from "effect"
 import type { EventLine } from "../store/EventLog.js"
+import { tombstoneOf } from "../store/Tombstone.js"
 import type { PersonaOp } from "../persona/PersonaStore.js"
 import { personaOp, personaTypes } from "../persona/PersonaEvent.js"
 import {
@@ -20,7 +23,9 @@ import {
   decodeFact,
   decodeForgotten,
   decodeMove,
+  decodeRedactedFact,
   FACT_ABSORBED,
+  FACT_TEXT_TYPES,
   FACT_ADDED,
   FACT_ARCHIVED,
   FACT_FORGOTTEN,
@@ -29,7 +34,8 @@ import {
   type FactAbsorbedPayload,
   type FactForgottenPayload,
   type FactMovePayload,
-  type FactPayload
+  type FactPayload,
+  type FactRedactedPayload
 } from "../facts/FactEvents.js"
 import {
   decodeReflection,
@@ -52,6 +58,8 @@ export type JournalEvent =
   | { readonly _tag: "FactMove"; readonly eventId: string; readonly payload: FactMovePayload }
   | { readonly _tag: "FactAbsorbed"; readonly eventId: string; readonly payload: FactAbsorbedPayload }
   | { readonly _tag: "FactForgotten"; readonly eventId: string; readonly payload: FactForgottenPayload }
+  | { readonly _tag: "FactRedacted"; readonly eventId: string; readonly payload: FactRedactedPayload }
+  | { readonly _tag: "Tombstone"; readonly eventId: string }
   | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
   | { readonly _tag: "ReflectionChanged"; readonly eventId: string; readonly payload: StateChangedPayload }
   | { readonly _tag: "Persona"; readonly eventId: string; readonly op: PersonaOp }
@@ -60,6 +68,13 @@ export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
 
 export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> => {
   const bad = () => "payload does not decode"
+  if (FACT_TEXT_TYPES.has(line.type) && tombstoneOf(line)._tag === "Some") {
+    return Either.mapBoth(decodeRedactedFact(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "FactRedacted" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (tombstoneOf(line)._tag === "Some") return Either.right({ _tag: "Tombstone" as const, eventId: line.event_id })
   if (line.type === TURNS_APPENDED) {
     return Either.mapBoth(decodeTurns(line.payload), {
       onLeft: bad,

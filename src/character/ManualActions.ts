@@ -3,16 +3,16 @@
  * transition: a reflection can be confirmed, denied or archived where its machine allows it; a
  * non-protected persona entry can be archived; a fact can be forgotten. Each is applied and journaled by
  * ReflectionTransitions.ts or PersonaTransitions.ts as one event carrying the whole record (archival moves it
- * into its shard); a forgotten fact is one `fact.forgotten` event with the whole fact, and goes to no archive.
+ * into its shard). A fact, active or archived, can be forgotten (Forget.ts: its text leaves every file of the
+ * character, the journal included); forgetting it again completes the redaction again and answers the same.
  * Returns the new state, or why nothing changed.
  */
 import { Clock, Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
-import { factForgottenLine } from "../facts/FactEvents.js"
 import { correctionsOf, personaState } from "../persona/PersonaState.js"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
+import { forgetAgain, forgetFact, wasForgotten } from "./Forget.js"
 import { movePersona } from "../persona/PersonaTransitions.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
@@ -57,11 +57,15 @@ export const make = (t: Tunables) => {
 
   const fact = (state: State.CharacterState, id: string, action: ManualAction) =>
     Effect.gen(function* () {
-      const found = (yield* state.facts.load).facts.find((f) => f.id === id)
-      if (found === undefined) return { _tag: "NotFound" } satisfies ManualResult
-      if (action !== "forget") return { _tag: "NotAllowed", status: "active" } satisfies ManualResult
-      const ts = localIso(yield* Clock.currentTimeMillis)
-      yield* state.journal([factForgottenLine(randomUUID(), { fact: found, reason: "manual" }, ts)])
+      const active = (yield* state.facts.load).facts.some((f) => f.id === id)
+      const archived = !active && (yield* state.archive.all).some((f) => f.id === id)
+      if (!active && !archived) {
+        if (action !== "forget" || !wasForgotten(yield* state.events.all, id)) return { _tag: "NotFound" } as const
+        yield* forgetAgain(state, id, "manual")
+        return { _tag: "Changed", status: "forgotten" } satisfies ManualResult
+      }
+      if (action !== "forget") return { _tag: "NotAllowed", status: active ? "active" : "archived" } as const
+      yield* forgetFact(state, id, "manual")
       return { _tag: "Changed", status: "forgotten" } satisfies ManualResult
     })
 

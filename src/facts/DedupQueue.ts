@@ -35,6 +35,14 @@ export const make = (dir: string) => {
               return view.write([...current, ...pairs.filter((p) => !known.has(`${p.candidate_id}|${p.existing_id}`))])
             })
           ),
+    /** Drops the pairs naming one of `ids` on either side (forgotten facts); writes only on a change. */
+    forget: (ids: ReadonlySet<string>) =>
+      read.pipe(
+        Effect.flatMap((current) => {
+          const kept = current.filter((p) => !ids.has(p.candidate_id) && !ids.has(p.existing_id))
+          return kept.length === current.length ? Effect.void : view.write(kept)
+        })
+      ),
     /** Drops the pairs whose candidate ids are given (arbitrated). */
     drop: (candidateIds: ReadonlyArray<string>) =>
       read.pipe(

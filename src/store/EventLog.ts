@@ -54,6 +54,15 @@ export interface EventLog {
     lastApplied: string,
     drop: (event: EventLine) => boolean
   ) => Effect.Effect<number, StoreError>
+  /**
+   * Rewrites the whole file atomically through `edit` (redaction): each readable event is kept, replaced or
+   * dropped (`None`); an unreadable line is kept unless `dropRaw` selects it. Writes nothing when no line
+   * changes. Returns how many lines changed.
+   */
+  readonly rewrite: (
+    edit: (event: EventLine) => Option.Option<EventLine>,
+    dropRaw: (raw: string) => boolean
+  ) => Effect.Effect<number, StoreError>
   readonly recordRejected: (rejected: ReadonlyArray<RejectedLine>, ts: string) => Effect.Effect<void, StoreError>
 }
 
@@ -62,6 +71,22 @@ export const make = (dir: string): EventLog => {
   const sentinelView = ViewFile.make(Sentinel, path.join(dir, "events_applied.json"))
   const rejectFile = path.join(dir, "events_rejected.ndjson")
   let needsNewline: boolean | undefined
+
+  /** The file's non-empty lines, each with its decoded event when it decodes. */
+  const readLines = readText(file).pipe(
+    Effect.map((text) =>
+      Option.getOrElse(text, () => "")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((raw) => ({ raw, event: Either.getRight(decodeLine(raw)) }))
+    )
+  )
+  const replaceWith = (lines: ReadonlyArray<string>) =>
+    writeAtomic(file, lines.map((l) => l + "\n").join("")).pipe(
+      Effect.tap(() => {
+        needsNewline = false
+      })
+    )
 
   const checkTail = readText(file).pipe(
     Effect.map((text) => Option.match(text, { onNone: () => false, onSome: (t) => t.length > 0 && !t.endsWith("\n") }))
@@ -122,16 +147,31 @@ export const make = (dir: string): EventLog => {
     ),
     compact: (maxLines, lastApplied, drop) =>
       Effect.gen(function* () {
-        const text = Option.getOrElse(yield* readText(file), () => "")
-        const raw = text.split("\n").filter((l) => l.trim() !== "")
+        const raw = yield* readLines
         if (raw.length <= maxLines) return 0
-        const events = raw.flatMap((l) => Either.getRight(decodeLine(l)).pipe(Option.toArray))
+        const events = raw.flatMap((l) => Option.toArray(l.event))
         const last = events[events.length - 1]
         if (last === undefined || last.event_id !== lastApplied) return 0
         const kept = events.filter((e, i) => i === events.length - 1 || !drop(e))
-        yield* writeAtomic(file, kept.map((e) => JSON.stringify(e) + "\n").join(""))
-        needsNewline = false
+        yield* replaceWith(kept.map((e) => JSON.stringify(e)))
         return raw.length - kept.length
+      }),
+    rewrite: (edit, dropRaw) =>
+      Effect.gen(function* () {
+        let changed = 0
+        const out = (yield* readLines).flatMap(({ raw, event }) => {
+          if (Option.isNone(event)) {
+            if (!dropRaw(raw)) return [raw]
+            changed++
+            return []
+          }
+          const next = edit(event.value)
+          if (Option.isSome(next) && next.value === event.value) return [raw]
+          changed++
+          return Option.isSome(next) ? [JSON.stringify(next.value)] : []
+        })
+        if (changed > 0) yield* replaceWith(out)
+        return changed
       }),
     setSentinel: (eventId, ts) => sentinelView.write({ last_applied_event_id: eventId, ts }),
     recordRejected: (rejected, ts) =>

@@ -2,7 +2,8 @@
  * Sharded archives (neko-compat §4.16): `<dir>/<YYYY-MM-DD>_<uuid8>.json`, each a JSON array of at most
  * `maxPerShard` entries stamped with `archived_at` and `archive_shard_path` (the shard's basename). A new
  * entry goes into the first of today's shards (lexical order) with room, else into a new shard. Adding an
- * id that is already archived does nothing, so replaying an archive event is safe.
+ * id that is already archived does nothing, so replaying an archive event is safe. `remove` rewrites (atomically)
+ * only the shards, and the legacy file, that hold one of the given ids.
  */
 import { Effect, Option, Schema } from "effect"
 import { existsSync, readdirSync } from "node:fs"
@@ -65,5 +66,20 @@ export const make = <A extends { readonly id: string }, I>(
       }
     })
 
-  return { shardDir, all, add, shards }
+  const remove = (ids: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      if (ids.length === 0) return
+      const gone = new Set(ids)
+      const drop = (entries: ReadonlyArray<A>) => entries.filter((e) => !gone.has(e.id))
+      if (options.legacy) {
+        const old = Option.getOrElse(yield* options.legacy.read, (): ReadonlyArray<A> => [])
+        if (drop(old).length !== old.length) yield* options.legacy.write(drop(old))
+      }
+      for (const name of shards()) {
+        const current = yield* readShard(name)
+        if (drop(current).length !== current.length) yield* shardView(name).write(drop(current))
+      }
+    })
+
+  return { shardDir, all, add, remove, shards }
 }

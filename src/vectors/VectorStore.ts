@@ -47,6 +47,8 @@ export interface VectorStore {
   ) => Effect.Effect<ReadonlyArray<E>, StoreError>
   /** Deletes the rows of `kind` whose id is not in `live`; returns how many went. */
   readonly prune: (kind: VectorKind, live: ReadonlyArray<string>) => Effect.Effect<number, StoreError>
+  /** Deletes the rows of `ids` for good (forgetting): freed pages zeroed, the WAL checkpointed and truncated. */
+  readonly forget: (kind: VectorKind, ids: ReadonlyArray<string>) => Effect.Effect<void, StoreError>
   readonly close: Effect.Effect<void>
 }
 
@@ -80,6 +82,7 @@ const openDb = (file: string) => {
     db.pragma("journal_mode = WAL")
     db.pragma("synchronous = NORMAL")
     db.pragma("busy_timeout = 5000")
+    db.pragma("secure_delete = ON")
     db.exec(schema)
     return db
   } catch (e) {
@@ -175,6 +178,12 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
         const gone = decodeIds(listIds.all(kind)).filter((id) => !keep.has(id))
         removeAll(kind, gone)
         return gone.length
+      }),
+    forget: (kind, ids) =>
+      wrap("delete", () => {
+        if (ids.length === 0) return
+        removeAll(kind, ids)
+        db.pragma("wal_checkpoint(TRUNCATE)")
       }),
     close: Effect.sync(() => {
       if (db.open) db.close()

@@ -61,8 +61,11 @@ describe("POST /api/memory/entry_action", () => {
       status: "forgotten"
     })
     assert.deepStrictEqual(JSON.parse(readFileSync(factsFile, "utf8")), [])
-    assert.include(readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8"), '"type":"fact.forgotten"')
-    assert.strictEqual((await act({ kind: "fact", id: "fact_tea", action: "forget" })).status, 404)
+    const journal = readFileSync(path.join(temp.memory, "Tian", "events.ndjson"), "utf8")
+    assert.include(journal, '"type":"fact.forgotten"')
+    assert.notInclude(journal, "green tea", "the forget carries ids, not text")
+    assert.strictEqual((await act({ kind: "fact", id: "fact_tea", action: "forget" })).status, 200, "idempotent")
+    assert.strictEqual((await act({ kind: "fact", id: "fact_none", action: "forget" })).status, 404)
   })
 
   it("answers 400 for a malformed body or name and writes nothing", async () => {

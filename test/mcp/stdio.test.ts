@@ -112,7 +112,8 @@ describe("kioku mcp over stdio", () => {
     const after = textOf(await client.callTool({ name: "recall_memory", arguments: { query: "sunflower seeds" } }))
     assert.notMatch(after, /\[fact\/[^\]]*\] [^\n]*sunflower/)
     const again = await client.callTool({ name: "forget", arguments: { kind: "fact", id: hamster?.id ?? "" } })
-    assert.strictEqual(again.isError, true)
+    assert.strictEqual(textOf(again), `Forgot fact ${hamster?.id} of Tian (forgotten).`, "idempotent")
+    assert.notInclude(readFileSync(path.join(memory, "Tian", "events.ndjson"), "utf8"), hamster?.text ?? "?")
     const unknown = await client.readResource({ uri: "kioku://Tian/diary" }).then(
       () => "answered",
       (e: unknown) => (e instanceof Error ? e.message : String(e))

@@ -4,7 +4,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
+import { readFileSync } from "node:fs"
 import * as path from "node:path"
+import { tombstone } from "../../src/store/Tombstone.js"
 import * as T from "../../src/character/JournalEvent.js"
 import { Fact, FactsFile, textHash } from "../../src/facts/Fact.js"
 import { assertShard, eid, read, repairsOnce, SHARD, shards, T0, T1, type Case } from "../support/crashReplay.js"
@@ -70,9 +72,29 @@ const factCases: ReadonlyArray<Case> = [
     name: "fact.forgotten (the fact leaves facts.json for no archive)",
     views: { "facts.json": [F1, F2] },
     applied: [T.factLine(eid(1), T.FACT_ADDED, F1, T0), T.factLine(eid(2), T.FACT_ADDED, F2, T0)],
-    pending: [T.factForgottenLine(eid(3), { fact: F2, reason: "manual" }, T1)],
+    pending: [T.factForgottenLine(eid(3), { fact_ids: [F2.id], reason: "manual" }, T1)],
     expect: (dir) => {
       assert.deepStrictEqual(facts(dir), [F1])
+      assert.deepStrictEqual(shards(dir, "facts_archive"), [])
+      const journal = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+      assert.notInclude(journal, F2.text, "the replayed forget completes its redaction")
+      assert.include(journal, F1.text)
+    }
+  },
+  {
+    name: "redaction tombstones past the sentinel (a crash amid a forget's rewrite)",
+    views: { "facts.json": [F1, F2] },
+    applied: [],
+    pending: [
+      tombstone(T.factLine(eid(1), T.FACT_ADDED, F2, T0), { ids: [F2.id], reason: "manual", at: T1 }),
+      tombstone(
+        T.factMoveLine(eid(2), T.FACT_MERGED, { kept: { ...F1, importance: 9 }, archived: F2, reason: "dedup" }, T0),
+        { ids: [F2.id], reason: "manual", at: T1 },
+        { kept: { ...F1, importance: 9 } }
+      )
+    ],
+    expect: (dir) => {
+      assert.deepStrictEqual(facts(dir), [{ ...F1, importance: 9 }], "ids removed again, the kept fact upserted")
       assert.deepStrictEqual(shards(dir, "facts_archive"), [])
     }
   }
