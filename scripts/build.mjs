@@ -1,7 +1,11 @@
-// Bundles the CLI and the library with esbuild so `kioku` starts without a TypeScript loader, and the two
-// pages' scripts (web/) for the browser into dist/web/, which the server serves as static assets.
+// Bundles the CLI and the package's entries with esbuild so `kioku` starts without a TypeScript loader, and the
+// two pages' scripts (web/) for the browser into dist/web/, which the server serves as static assets. The
+// entries (`kioku` → dist/lib.mjs, `kioku/mcp` → dist/mcp.mjs; package.json "exports") share their code in
+// dist/chunk-*.mjs, beside them, since modules find dist/kioku.mjs and dist/web/ next to themselves. With
+// `--types`, tsc also writes their declarations into dist/types/ (tsconfig.build.json).
+import { execFileSync } from "node:child_process"
 import { build } from "esbuild"
-import { chmodSync, existsSync } from "node:fs"
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs"
 
 const external = [
   "better-sqlite3",
@@ -16,13 +20,23 @@ const banner = {
 }
 
 if (existsSync("src/main.ts")) {
+  // Chunk names change with their content: drop the previous build's.
+  for (const f of existsSync("dist") ? readdirSync("dist") : []) if (f.startsWith("chunk-")) rmSync(`dist/${f}`)
   await build({
     ...common,
     entryPoints: ["src/main.ts"],
     outfile: "dist/kioku.mjs",
     banner: { js: "#!/usr/bin/env node\n" + banner.js }
   })
-  await build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", banner })
+  await build({
+    ...common,
+    entryPoints: { lib: "src/lib.ts", mcp: "src/mcp/Host.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: "chunk-[hash]",
+    banner
+  })
   chmodSync("dist/kioku.mjs", 0o755)
 }
 
@@ -37,4 +51,8 @@ if (existsSync("web/memory-browser.ts")) {
     minify: true,
     logLevel: "warning"
   })
+}
+
+if (process.argv.includes("--types")) {
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" })
 }

