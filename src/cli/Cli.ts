@@ -257,7 +257,11 @@ export const buildEmbeddings = (args: ReadonlyArray<string>) =>
         ? path.resolve(values.out ?? ".")
         : DefaultModel.defaultModelDir(settings, model)
     const started = yield* Clock.currentTimeMillis
-    const result = yield* DefaultModel.build(out, model)
+    const progress = makeProgress()
+    const result = yield* DefaultModel.build(out, model, (done, label) =>
+      progress.step(done, DefaultModel.BUILD_STEPS, label)
+    )
+    yield* progress.step(DefaultModel.BUILD_STEPS, DefaultModel.BUILD_STEPS, result)
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
     yield* Effect.sync(() => process.stdout.write(JSON.stringify({ dir: out, result, seconds }) + "\n"))
   })

@@ -108,8 +108,16 @@ const tryLock = (lock: string, now: number) =>
  * Builds `model` into `dir` unless its current version is there; waits for a concurrent builder (up to 15
  * minutes) and reuses its result.
  */
-export const build = (dir: string, model: BuiltinModel = useLite): Effect.Effect<"built" | "reused", EmbedError> =>
+/** The steps of a build, for a progress display: the index of the step starting, of `BUILD_STEPS`. */
+export const BUILD_STEPS = 3
+
+export const build = (
+  dir: string,
+  model: BuiltinModel = useLite,
+  step: (done: number, label: string) => Effect.Effect<void> = () => Effect.void
+): Effect.Effect<"built" | "reused", EmbedError> =>
   Effect.gen(function* () {
+    yield* step(0, "waiting for the model lock")
     const current = () => isCurrent(dir, model.profile)
     if (current()) return "reused" as const
     const lock = `${dir}.lock`
@@ -124,7 +132,9 @@ export const build = (dir: string, model: BuiltinModel = useLite): Effect.Effect
     const release = Effect.sync(() => fs.rmSync(lock, { force: true }))
     return yield* Effect.gen(function* () {
       if (current()) return "reused" as const
+      yield* step(1, `converting ${model.profile.id}`)
       const files = yield* model.files
+      yield* step(2, `writing ${dir}`)
       const tmp = `${dir}.tmp-${process.pid}`
       yield* Effect.try({
         try: () => {
