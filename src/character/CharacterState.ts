@@ -30,6 +30,7 @@ import * as PromptLocale from "./locale/PromptLocale.js"
 import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
 import { applyUnapplied, timeIndexOf } from "./Apply.js"
 import { completeAtLoad } from "./Forget.js"
+import * as PersonaForget from "./PersonaForget.js"
 import type { CharacterHost, JournalOptions } from "../runtime/CharacterHost.js"
 import * as RecentSlice from "../recent/RecentSlice.js"
 
@@ -152,6 +153,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       yield* Effect.logInfo("replaying journal").pipe(Effect.annotateLogs({ events: state.unapplied.length }))
       yield* applyUnapplied(state)
       const completed = yield* completeAtLoad(state, pending.events).pipe(
+        Effect.zipRight(PersonaForget.completeAtLoad(state, pending.events)),
         Effect.as(true),
         Effect.catchAll((e) =>
           Effect.logError("forget not completed; retried at the next load").pipe(

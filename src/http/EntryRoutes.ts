@@ -1,8 +1,9 @@
 /**
  * Operator actions on memory entries, for the memory browser and `kioku mcp`: POST `/api/memory/entry_action`
  * with `{lanlan_name, kind: "reflection"|"persona"|"fact", id, action: "confirm"|"deny"|"archive"|"forget"}`
- * (a fact, active or archived, can only be forgotten, `forget` applies only to facts: its text leaves every file
- * of the character, see docs/operations.md "Forgetting"; forgetting it again answers the same). Answers in the
+ * (a fact, active or archived, can only be forgotten; `forget` of a fact or a persona entry removes its text from
+ * every file of the character, see docs/operations.md "Forgetting"; forgetting it again answers the same; a
+ * character-card persona entry answers 409 `protected`). Answers in the
  * `/api/memory` style: `{success: true, status}`; 400 for a malformed body or name; 404 for an unknown id;
  * 409 when the entry's lifecycle does not allow the action (with its current status); a storage failure is
  * HTTP 200 with `success: false`, as N.E.K.O. answers failed memory operations. Nothing is written

@@ -69,9 +69,9 @@ const table = {
     zh: "列出拥有记忆的角色。"
   },
   forget: {
-    en: "Forget one fact, or one persona entry, by its id (ids are in the kioku://{character}/facts and kioku://{character}/persona resources). Journaled; character-card entries cannot be forgotten.",
-    ja: "事実一件、またはペルソナ項目一件を id で忘れます（id は kioku://{character}/facts と kioku://{character}/persona のリソースにあります）。記録が残ります。キャラクターカードの項目は忘れられません。",
-    zh: "按 id 忘记一条事实或一条人设条目（id 见资源 kioku://{character}/facts 与 kioku://{character}/persona）。会记入日志；角色卡条目不能忘记。"
+    en: "Forget one fact, or one persona entry, by its id (ids are in the kioku://{character}/facts and kioku://{character}/persona resources). Its text is removed from every memory file, the journal included; character-card entries cannot be forgotten.",
+    ja: "事実一件、またはペルソナ項目一件を id で忘れます（id は kioku://{character}/facts と kioku://{character}/persona のリソースにあります）。その文面はジャーナルを含むすべての記憶ファイルから消されます。キャラクターカードの項目は忘れられません。",
+    zh: "按 id 忘记一条事实或一条人设条目（id 见资源 kioku://{character}/facts 与 kioku://{character}/persona）。其文本会从所有记忆文件（包括日志）中删除；角色卡条目不能忘记。"
   },
   kind: {
     en: "fact: an extracted fact; persona: a persona entry.",

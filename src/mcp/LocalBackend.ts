@@ -34,7 +34,7 @@ export const make = Effect.gen(function* () {
     context: (name, language) => memory.newDialog(name, { language }).pipe(Effect.mapError(failed)),
     characters: CharacterDirs.list(dataDir).pipe(Effect.mapError(failed)),
     forget: (name, kind, id) =>
-      memory.manualAction(name, { kind, id, action: kind === "fact" ? "forget" : "archive" }).pipe(
+      memory.manualAction(name, { kind, id, action: "forget" }).pipe(
         Effect.map((r): ForgetOutcome => (r._tag === "Changed" ? { _tag: "Forgotten", status: r.status } : r)),
         Effect.mapError(failed)
       ),

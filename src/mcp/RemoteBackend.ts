@@ -93,7 +93,7 @@ export const make = (options: RemoteOptions) =>
       forget: (name, kind, id) =>
         send(
           HttpClientRequest.post("/api/memory/entry_action").pipe(
-            json({ lanlan_name: name, kind, id, action: kind === "fact" ? "forget" : "archive" })
+            json({ lanlan_name: name, kind, id, action: "forget" })
           )
         ).pipe(
           Effect.flatMap(({ status, text }): Effect.Effect<ForgetOutcome, McpBackendError> => {

@@ -4,7 +4,7 @@
  * correction), `persona.evidence_updated` (evidence, mentions, suppression), `persona.entry_removed`,
  * `persona.card_synced` (the character-card lines of a section) and the correction queue's
  * `correction.queued` / `correction.resolved` / `correction.attempted`. Every payload carries the whole
- * entry, never only a delta.
+ * entry, never only a delta; `persona.forgotten` (PersonaRedaction.ts) carries ids only.
  */
 import { Either, Schema } from "effect"
 import { Correction, PersonaEntry } from "./Persona.js"
@@ -19,6 +19,7 @@ export const PERSONA_CARD_SYNCED = "persona.card_synced"
 export const CORRECTION_QUEUED = "correction.queued"
 export const CORRECTION_RESOLVED = "correction.resolved"
 export const CORRECTION_ATTEMPTED = "correction.attempted"
+export const PERSONA_FORGOTTEN = "persona.forgotten"
 
 const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 const EntryPayload = Schema.Struct(
@@ -39,6 +40,13 @@ const ResolvedPayload = Schema.Struct({
   action: Schema.optional(Schema.String)
 })
 const AttemptedPayload = Schema.Struct({ attempts: Schema.Record({ key: Schema.String, value: Schema.Number }) })
+export const ForgottenPayload = Schema.Struct({
+  entry_ids: Schema.Array(Schema.String),
+  correction_ids: Schema.Array(Schema.String),
+  reason: Schema.String
+})
+export type ForgottenPayload = typeof ForgottenPayload.Type
+export const decodeForgotten = Schema.decodeUnknownEither(ForgottenPayload)
 
 export const personaTypes = new Set([
   PERSONA_FACT_ADDED,
@@ -48,7 +56,8 @@ export const personaTypes = new Set([
   PERSONA_CARD_SYNCED,
   CORRECTION_QUEUED,
   CORRECTION_RESOLVED,
-  CORRECTION_ATTEMPTED
+  CORRECTION_ATTEMPTED,
+  PERSONA_FORGOTTEN
 ])
 
 const line = (eventId: string, type: string, ts: string, payload: Readonly<Record<string, unknown>>): EventLine => ({
@@ -95,6 +104,10 @@ export const resolvedLine = (eventId: string, ids: ReadonlyArray<string>, action
 export const attemptedLine = (eventId: string, attempts: Readonly<Record<string, number>>, ts: string) =>
   line(eventId, CORRECTION_ATTEMPTED, ts, { attempts: { ...attempts } })
 
+/** A forget of persona entries (and the queued corrections quoting them): ids and reason, never text. */
+export const forgottenLine = (eventId: string, payload: ForgottenPayload, ts: string) =>
+  line(eventId, PERSONA_FORGOTTEN, ts, Schema.encodeSync(ForgottenPayload)(payload))
+
 const bad = () => "payload does not decode"
 const decodeWith =
   <A, I>(schema: Schema.Schema<A, I>, f: (a: A) => PersonaOp) =>
@@ -130,6 +143,11 @@ export const personaOp = (line: EventLine): Either.Either<PersonaOp, string> => 
       return decodeWith(ResolvedPayload, (p): PersonaOp => ({ op: "resolve", ids: p.correction_ids }))(line.payload)
     case CORRECTION_ATTEMPTED:
       return decodeWith(AttemptedPayload, (p): PersonaOp => ({ op: "attempts", counts: p.attempts }))(line.payload)
+    case PERSONA_FORGOTTEN:
+      return decodeWith(
+        ForgottenPayload,
+        (p): PersonaOp => ({ op: "forget", ids: p.entry_ids, corrections: p.correction_ids })
+      )(line.payload)
     default:
       return Either.left(`no handler for event type ${line.type}`)
   }

@@ -2,7 +2,7 @@
  * A character's persona files: `persona.json` (read with the v1 key migration and defaults), the
  * correction queue `persona_corrections.json` and the archive shards `persona_archive/`. Journal events
  * reach them as `PersonaOp`s applied in order with one write per file; every op is idempotent (upsert by
- * id, removal by id, archive skips ids already archived), so replay after a crash is safe.
+ * id, removal by id, archive skips ids already archived, a forget removes by id everywhere), so replay after a crash is safe.
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
@@ -28,6 +28,8 @@ export type PersonaOp =
   | { readonly op: "queue"; readonly correction: Correction }
   | { readonly op: "resolve"; readonly ids: ReadonlyArray<string> }
   | { readonly op: "attempts"; readonly counts: Readonly<Record<string, number>> }
+  /** Forgetting: the entries leave every section and the archive, the corrections leave the queue. */
+  | { readonly op: "forget"; readonly ids: ReadonlyArray<string>; readonly corrections: ReadonlyArray<string> }
 
 const decodeRaw = Schema.decodeUnknown(Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
 const decodeFile = Schema.decodeUnknown(PersonaFile)
@@ -58,6 +60,14 @@ export const applyOps = (persona: PersonaFile, ops: ReadonlyArray<PersonaOp>): P
         o.section,
         facts(o.section).filter((e) => e.id !== id)
       )
+    } else if (o.op === "forget") {
+      for (const s of Object.keys(p)) {
+        if (facts(s).some((e) => o.ids.includes(e.id)))
+          put(
+            s,
+            facts(s).filter((e) => !o.ids.includes(e.id))
+          )
+      }
     } else if (o.op === "card") {
       put(o.section, [...o.entries, ...facts(o.section).filter((e) => e.source !== "character_card")])
     }
@@ -70,6 +80,7 @@ export const applyCorrections = (queue: ReadonlyArray<Correction>, ops: Readonly
   for (const o of ops) {
     if (o.op === "queue" && !q.some((c) => c.correction_id === o.correction.correction_id)) q.push(o.correction)
     else if (o.op === "resolve") q = q.filter((c) => !o.ids.includes(c.correction_id))
+    else if (o.op === "forget") q = q.filter((c) => !o.corrections.includes(c.correction_id))
     else if (o.op === "attempts") {
       q = q.map((c) => {
         const n = o.counts[c.correction_id]
@@ -125,10 +136,11 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
       if (ops.length === 0) return
       const archived = ops.flatMap((o) => (o.op === "archive" ? [o] : []))
       for (const o of archived) yield* archive.add([o.entry], o.at)
-      if (ops.some((o) => o.op === "upsert" || o.op === "remove" || o.op === "archive" || o.op === "card")) {
+      yield* archive.remove(ops.flatMap((o) => (o.op === "forget" ? o.ids : [])))
+      if (ops.some((o) => ["upsert", "remove", "archive", "card", "forget"].includes(o.op))) {
         yield* write(applyOps(yield* load, ops))
       }
-      if (ops.some((o) => o.op === "queue" || o.op === "resolve" || o.op === "attempts")) {
+      if (ops.some((o) => ["queue", "resolve", "attempts", "forget"].includes(o.op))) {
         yield* corrections.write(applyCorrections(yield* loadCorrections, ops))
       }
     })

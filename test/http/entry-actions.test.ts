@@ -55,7 +55,10 @@ describe("POST /api/memory/entry_action", () => {
       status: 409,
       body: { success: false, error: "not_allowed", status: "active" }
     })
-    assert.strictEqual((await act({ kind: "persona", id: "manual_1", action: "forget" })).status, 409)
+    assert.deepStrictEqual((await act({ kind: "persona", id: "manual_1", action: "forget" })).body, {
+      success: true,
+      status: "forgotten"
+    })
     assert.deepStrictEqual((await act({ kind: "fact", id: "fact_tea", action: "forget" })).body, {
       success: true,
       status: "forgotten"

@@ -1,0 +1,82 @@
+/**
+ * Forgetting a persona entry so that its text is gone, as Forget.ts does for facts. Inside the character's
+ * mailbox: `persona.forgotten` (entry and correction ids, reason) is journaled and applied (the entry leaves
+ * persona.json and the archive shards, the queued corrections quoting it leave persona_corrections.json), then
+ * completed: every journal line carrying its text becomes a tombstone (persona/PersonaRedaction.ts), its
+ * vector rows go and the checkpoint moves the sentinel past the forget. A crash before the checkpoint is
+ * redone at load (`completeAtLoad`); every step is idempotent.
+ */
+import { Clock, Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { existsSync } from "node:fs"
+import * as path from "node:path"
+import { localIso } from "../domain/LocalTime.js"
+import type { PersonaEntry } from "../persona/Persona.js"
+import { forgottenLine } from "../persona/PersonaEvent.js"
+import { carriedTexts, forgetsOf, quotes, redactLine } from "../persona/PersonaRedaction.js"
+import type { EventLine } from "../store/EventLog.js"
+import { StoreError } from "../store/DurableFs.js"
+import { redactJournal } from "../store/Tombstone.js"
+import { vectorStoreOf } from "../vectors/VectorBackfill.js"
+import type { VectorCache } from "../vectors/VectorsHost.js"
+import { VECTORS_FILE } from "../vectors/VectorStore.js"
+import type { CharacterViews } from "./Apply.js"
+
+export type PersonaForgetHost = CharacterViews & VectorCache
+
+const complete = (
+  state: PersonaForgetHost,
+  ids: ReadonlySet<string>,
+  corrections: ReadonlySet<string>,
+  reason: string,
+  at: string,
+  entries: ReadonlyArray<PersonaEntry>
+) =>
+  Effect.gen(function* () {
+    const texts = carriedTexts(yield* state.events.all, ids, entries)
+    const rewritten = yield* redactJournal(state.events, redactLine(ids, corrections, texts, reason, at), texts)
+    if (existsSync(path.join(state.dir, VECTORS_FILE))) {
+      yield* Effect.flatMap(vectorStoreOf(state), (store) => store.forget("persona", [...ids]))
+    }
+    yield* state.checkpoint
+    yield* Effect.logInfo("persona entries forgotten").pipe(
+      Effect.annotateLogs({ entries: ids.size, lines: rewritten })
+    )
+  })
+
+/** Forgets `entry` (active or archived) and the queued corrections that quote it. */
+export const forgetPersona = (state: PersonaForgetHost, entry: PersonaEntry, reason: string) =>
+  Effect.gen(function* () {
+    const ids = new Set([entry.id])
+    const texts = carriedTexts(yield* state.events.all, ids, [entry])
+    const queued = (yield* state.persona.loadCorrections).filter((c) => quotes(c, ids, texts))
+    const corrections = queued.map((c) => c.correction_id)
+    const at = localIso(yield* Clock.currentTimeMillis)
+    const line = forgottenLine(randomUUID(), { entry_ids: [entry.id], correction_ids: corrections, reason }, at)
+    const ok = yield* state.journal([line])
+    if (!ok) return yield* new StoreError({ op: "forget", file: state.dir, message: "views not written; retry" })
+    yield* complete(state, ids, new Set(corrections), reason, at, [entry])
+  })
+
+/** Whether the journal holds a forget of persona entry `id`. */
+export const wasPersonaForgotten = (lines: ReadonlyArray<EventLine>, id: string) =>
+  forgetsOf(lines).some((p) => p.entry_ids.includes(id))
+
+/** A repeated forget of `id`: the completion again (idempotent), nothing journaled. */
+export const forgetPersonaAgain = (state: PersonaForgetHost, id: string, reason: string) =>
+  Effect.gen(function* () {
+    const lines = yield* state.events.all
+    const corrections = forgetsOf(lines).flatMap((p) => (p.entry_ids.includes(id) ? p.correction_ids : []))
+    yield* complete(state, new Set([id]), new Set(corrections), reason, localIso(yield* Clock.currentTimeMillis), [])
+  })
+
+/** Completes again the persona forgets a replay applied (a crash came before their checkpoint). */
+export const completeAtLoad = (state: PersonaForgetHost, replayed: ReadonlyArray<EventLine>) =>
+  Effect.forEach(
+    forgetsOf(replayed),
+    (p) =>
+      Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+        complete(state, new Set(p.entry_ids), new Set(p.correction_ids), p.reason, localIso(ms), [])
+      ),
+    { discard: true }
+  )
