@@ -45,7 +45,9 @@ export const checkOverrides = (raw: Readonly<Record<string, unknown>>): Either.E
   const out: Overrides = {}
   for (const [key, value] of Object.entries(raw)) {
     if (retiredTunables.has(key)) {
-      return Either.left(new ConfigInvalid({ message: `tunable ${key} is not used by kioku (see the README)` }))
+      return Either.left(
+        new ConfigInvalid({ message: `tunable ${key} is not used by kioku (see docs/configuration.md)` })
+      )
     }
     if (!isTunableName(key)) return Either.left(new ConfigInvalid({ message: `unknown tunable ${key}` }))
     const v = coerce(key, value)

@@ -170,7 +170,7 @@ export type TunableName = keyof Tunables
 
 export const isTunableName = (key: string): key is TunableName => Object.hasOwn(tunableDefaults, key)
 
-/** N.E.K.O. tunables of features kioku does not have (group memory, recheck and refine loops, …); see README. */
+/** N.E.K.O. tunables of features kioku does not have (group memory, recheck and refine loops, …); see docs/configuration.md. */
 export const retiredTunables: ReadonlySet<string> = new Set([
   "time_original_table_name",
   "time_compressed_table_name",

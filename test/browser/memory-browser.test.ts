@@ -74,7 +74,7 @@ describe("the /memory_browser page in Chromium", () => {
         assert.strictEqual(config.enabled, !before)
         assert.strictEqual(yield* run(() => p.locator("#funnel svg rect").count()), 10)
 
-        // KIOKU_SCREENSHOTS=1 refreshes the screenshot shown in the README.
+        // KIOKU_SCREENSHOTS=1 refreshes the screenshot shown in the README and docs/pages.md.
         if (process.env["KIOKU_SCREENSHOTS"] === "1") {
           yield* run(() => p.locator("#tab-reflections").click())
           yield* run(() => p.screenshot({ path: path.resolve("docs/memory-browser.png") }))

@@ -48,7 +48,7 @@ describe("the /statecharts page in Chromium", () => {
         const rows = yield* Effect.promise(() => p.locator("#panel tr").allTextContents())
         assert.include(rows.join("\n"), "reflection.state_changed")
         assert.include(rows.join("\n"), "pendingconfirmed")
-        // KIOKU_SCREENSHOTS=1 refreshes the screenshot shown in the README.
+        // KIOKU_SCREENSHOTS=1 refreshes the screenshot shown in docs/pages.md.
         if (process.env["KIOKU_SCREENSHOTS"] === "1") {
           yield* Effect.promise(() => p.screenshot({ path: path.resolve("docs/statecharts.png") }))
         }

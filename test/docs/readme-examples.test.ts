@@ -1,9 +1,10 @@
 /**
- * The README's examples run as written: every `curl` command of its shell blocks against a real server (the
- * address swapped for the test server's; an expected answer given in a `# {…}` comment line is checked), its
- * library code blocks with the built `dist/lib.mjs` in a scratch directory, and the operations commands that
- * need nothing but that directory. Lines with placeholders (`[…]`, `…`, `~`) are not commands one can run, and
- * `serve` lines start servers.
+ * The README's examples, and those of the docs pages its detail moved to, run as written: every `curl` command
+ * of their shell blocks against a real server (the address swapped for the test server's; an expected answer
+ * given in a `# {…}` comment line is checked), their library code blocks (those importing only "kioku") with
+ * the built `dist/lib.mjs` in a scratch directory, and the operations commands that need nothing but that
+ * directory. Lines with placeholders (`[…]`, `…`, `~`) are not commands one can run, and `serve` lines start
+ * servers.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
@@ -13,17 +14,36 @@ import * as path from "node:path"
 import { distBin, serverSuite } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
-const readme = readFileSync(path.join(root, "README.md"), "utf8")
+/** The README first (its library example fills `./memory`), then the pages its detail moved to. */
+const sources = [
+  "README.md",
+  "docs/routes.md",
+  "docs/recall.md",
+  "docs/memory.md",
+  "docs/configuration.md",
+  "docs/providers.md",
+  "docs/package.md",
+  "docs/operations.md"
+] as const
 
 interface Block {
+  readonly source: string
   readonly lang: string
   readonly body: string
 }
 
-const blocks: ReadonlyArray<Block> = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
-  lang: m[1] ?? "",
-  body: m[2] ?? ""
-}))
+const blocksOf = (source: string): ReadonlyArray<Block> =>
+  [...readFileSync(path.join(root, source), "utf8").matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    source,
+    lang: m[1] ?? "",
+    body: m[2] ?? ""
+  }))
+
+const blocks: ReadonlyArray<Block> = sources.flatMap(blocksOf)
+
+/** A library example: a `ts` block whose every import is from kioku itself (others need the host's packages). */
+const libraryExample = (b: Block) =>
+  b.lang === "ts" && [...b.body.matchAll(/from "([^"]+)"/g)].every((m) => m[1] === "kioku")
 
 /** The commands of a shell block: continuation lines joined, each with the comment line that follows it. */
 const commands = (body: string) => {
@@ -42,16 +62,23 @@ const commands = (body: string) => {
 /** Runs to completion on its own: no placeholder, and not a server (`serve`, which the other tests start). */
 const runnable = (command: string) => !/\[|…|~|\sserve\b/.test(command.replace(/#.*$/, ""))
 
-describe("README examples", () => {
+describe("README and docs examples", () => {
   const { temp, start } = serverSuite()
 
   it("finds the examples it runs (the check itself)", () => {
     const curls = blocks
       .filter((b) => b.lang === "sh")
-      .flatMap((b) => commands(b.body))
+      .flatMap((b) => commands(b.body).map((c) => ({ ...c, source: b.source })))
       .filter((c) => c.command.startsWith("curl"))
-    assert.isAtLeast(curls.length, 4)
-    assert.isAtLeast(blocks.filter((b) => b.lang === "ts").length, 2)
+    assert.isAtLeast(curls.length, 6)
+    assert.isAtLeast(blocks.filter(libraryExample).length, 3)
+    const curlsIn = (source: string) => curls.filter((c) => c.source === source).length
+    assert.isAtLeast(curlsIn("README.md"), 3)
+    assert.isAtLeast(curlsIn("docs/routes.md"), 2)
+    assert.isAtLeast(curlsIn("docs/recall.md"), 1)
+    assert.isAtLeast(curlsIn("docs/memory.md"), 1)
+    assert.isTrue(blocks.some((b) => b.source === "README.md" && libraryExample(b)))
+    assert.isFalse(libraryExample({ source: "x", lang: "ts", body: 'import { a } from "kioku/mcp"\n' }))
     assert.deepStrictEqual(commands('curl a \\\n  -d b\n# {"x":1}\n'), [
       { command: "curl a -d b", expected: '{"x":1}' }
     ])
@@ -61,14 +88,14 @@ describe("README examples", () => {
     const server = await start(temp.memory)
     const curls = blocks
       .filter((b) => b.lang === "sh")
-      .flatMap((b) => commands(b.body))
+      .flatMap((b) => commands(b.body).map((c) => ({ ...c, source: b.source })))
       .filter((c) => c.command.startsWith("curl"))
-    for (const { command, expected } of curls) {
+    for (const { command, expected, source } of curls) {
       const live = command.replaceAll("http://127.0.0.1:48912", server.url)
       const out = execFileSync("bash", ["-c", `${live} -w '\\n%{http_code}'`], { encoding: "utf8" })
       const status = out.slice(out.lastIndexOf("\n") + 1)
       const body = out.slice(0, out.lastIndexOf("\n"))
-      assert.match(status, /^2\d\d$/, `${command}\n→ ${status} ${body}`)
+      assert.match(status, /^2\d\d$/, `${source}: ${command}\n→ ${status} ${body}`)
       if (expected !== undefined) assert.deepStrictEqual(JSON.parse(body), JSON.parse(expected), command)
     }
   })
@@ -77,13 +104,11 @@ describe("README examples", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "kioku-readme-"))
     try {
       const lib = path.join(root, "dist", "lib.mjs")
-      blocks
-        .filter((b) => b.lang === "ts")
-        .forEach((b, i) => {
-          const file = path.join(dir, `example-${i}.mjs`)
-          writeFileSync(file, b.body.replaceAll('from "kioku"', `from ${JSON.stringify(lib)}`))
-          execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 })
-        })
+      blocks.filter(libraryExample).forEach((b, i) => {
+        const file = path.join(dir, `example-${i}.mjs`)
+        writeFileSync(file, b.body.replaceAll('from "kioku"', `from ${JSON.stringify(lib)}`))
+        execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000 })
+      })
       const operations = blocks
         .filter((b) => b.lang === "sh")
         .flatMap((b) => commands(b.body))
