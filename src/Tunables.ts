@@ -143,6 +143,7 @@ export const tunableDefaults = {
   recent_pending_min_cap: 64,
   actor_idle_ttl_seconds: 600,
   actor_max_live: 500,
+  actor_handle_release_seconds: 60,
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,

@@ -41,6 +41,7 @@ import * as Recall from "../recall/Recall.js"
 import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
 import * as WriteCommit from "./WriteCommit.js"
+import * as IdleRelease from "./IdleRelease.js"
 
 const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
 
@@ -178,6 +179,12 @@ export const make = (name: CharacterName) =>
             )
           )
 
+    const idleRelease = IdleRelease.make({
+      tunables: t,
+      scope,
+      tell: inbox.tell,
+      busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle()
+    })
     const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
     const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })
 
@@ -241,6 +248,8 @@ export const make = (name: CharacterName) =>
                 yield* Effect.all(state.deferredDialogs.splice(0, a.params.count), { discard: true })
               } else if (a.type === "offerReview") yield* recent.send(state, { type: "review.wanted" })
             }
+          } else if (c._tag === "ReleaseHandles") {
+            yield* idleRelease.check(state)
           } else if (c._tag === "Checkpoint") {
             yield* state.checkpoint
           } else if (isRecentCommand(c)) {
@@ -253,6 +262,9 @@ export const make = (name: CharacterName) =>
         }
         yield* flush
         yield* settle(state)
+        if (batch.some((e) => e.command._tag !== "ReleaseHandles" && e.command._tag !== "Checkpoint")) {
+          yield* idleRelease.used(state)
+        }
       }).pipe(lane.exclusive)
 
     const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(
@@ -277,7 +289,7 @@ export const make = (name: CharacterName) =>
     // Started after the mailbox so that closing the actor stops the lane before the state is released.
     yield* lane.start(
       scope,
-      Effect.suspend(() => (current ? settle(current) : Effect.void))
+      Effect.suspend(() => (current ? Effect.zipRight(settle(current), idleRelease.used(current)) : Effect.void))
     )
     return ref
   }) satisfies Effect.Effect<

@@ -58,6 +58,9 @@ export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice 
   checkpointScheduled: boolean
   /** The recent-memory lifecycle: compressions, reviews and their callers (see RecentLifecycle.ts). */
   readonly recentLife: RecentSlice.RecentSlice
+  /** When the last batch or lane job ended, and whether a check to release idle handles is scheduled. */
+  lastUseAt: number
+  releaseScheduled: boolean
   /** When the last write arrived (WriteCommit.ts sets it). */
   lastWriteAt: number
   /** Callers waiting until no compression and no review is in flight. */
@@ -131,6 +134,8 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       checkpointScheduled: false,
       recentLife: RecentSlice.make(tunables),
       lastWriteAt: 0,
+      lastUseAt: 0,
+      releaseScheduled: false,
       quietWaiters: [],
       intake: intakeWindow(),
       recorded: new Set(),
@@ -167,6 +172,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
     return state
   })
 
+/** Checkpoints, then closes the SQLite handles; each reopens on its next use (they are opened lazily). */
 export const release = (state: CharacterState) =>
   Effect.gen(function* () {
     yield* checkpoint(state)

@@ -71,6 +71,7 @@ export type Command =
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }
+  | { readonly _tag: "ReleaseHandles" }
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }
   | { readonly _tag: "ArchiveSweep"; readonly reply?: Reply<void> }

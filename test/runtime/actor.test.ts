@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdirSync, readdirSync, rmSync } from "node:fs"
+import { mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs"
 import * as path from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import * as Actor from "../../src/runtime/Actor.js"
@@ -206,6 +206,44 @@ describe("character actors", () => {
       assert.strictEqual((yield* registry.active).length, 1)
       yield* Deferred.succeed(gate, undefined)
       yield* Fiber.join(held)
+    })
+  )
+
+  it.scoped("closes an idle actor's SQLite handles after actor_handle_release_seconds; the next use reopens them", () =>
+    Effect.gen(function* () {
+      const rt = testRuntime({ tunables: { actor_handle_release_seconds: 60 } })
+      const ctx = yield* Layer.build(rt.layer)
+      const registry = yield* Effect.provide(CharacterRegistry, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      const name = CharacterName.make("Hana")
+      const dir = path.join(rt.settings.dataDir, name)
+      /** Descriptors of this process open on files of the character's directory. */
+      const open = () =>
+        readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir + path.sep)
+          } catch {
+            return false
+          }
+        }).length
+      // The check the actor's own timer sends, then a round trip through the mailbox behind it.
+      const check = registry
+        .tell(name, { _tag: "ReleaseHandles" })
+        .pipe(Effect.zipRight(registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))))
+      yield* memory.write("cache", name, { messages: [{ role: "user", content: "I grow tomatoes" }] })
+      assert.isAbove(open(), 0)
+      yield* TestClock.adjust("59 seconds")
+      yield* check
+      assert.isAbove(open(), 0, "used 59 s ago: still open")
+      yield* TestClock.adjust("2 minutes")
+      yield* check
+      assert.strictEqual(open(), 0)
+      assert.deepStrictEqual([...(yield* registry.active)].map(String), ["Hana"])
+      yield* memory.write("cache", name, { messages: [{ role: "user", content: "and basil" }] })
+      assert.isAbove(open(), 0)
+      const history = yield* memory.recentHistory(name)
+      assert.include(history, "I grow tomatoes")
+      assert.include(history, "and basil")
     })
   )
 
