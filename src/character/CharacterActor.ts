@@ -262,9 +262,7 @@ export const make = (name: CharacterName) =>
         }
         yield* flush
         yield* settle(state)
-        if (batch.some((e) => e.command._tag !== "ReleaseHandles" && e.command._tag !== "Checkpoint")) {
-          yield* idleRelease.used(state)
-        }
+        yield* batch.some((e) => IdleRelease.isUse(e.command)) ? idleRelease.used(state) : idleRelease.worked(state)
       }).pipe(lane.exclusive)
 
     const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(
@@ -289,7 +287,7 @@ export const make = (name: CharacterName) =>
     // Started after the mailbox so that closing the actor stops the lane before the state is released.
     yield* lane.start(
       scope,
-      Effect.suspend(() => (current ? Effect.zipRight(settle(current), idleRelease.used(current)) : Effect.void))
+      Effect.suspend(() => (current ? Effect.zipRight(settle(current), idleRelease.worked(current)) : Effect.void))
     )
     return ref
   }) satisfies Effect.Effect<

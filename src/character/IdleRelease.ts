@@ -1,13 +1,35 @@
 /**
  * An actor idle for `actor_handle_release_seconds` closes its SQLite handles (time index, vectors, turn
  * vectors) after a checkpoint, long before the registry evicts it; the next command that needs one reopens it
- * (every handle is opened lazily). A batch or lane job that did real work counts as use; the check's own
- * batch does not, so an idle actor keeps no timer running once its handles are closed.
+ * (every handle is opened lazily). Only requests count as use: maintenance visits, background results and
+ * the check itself do not, so handles a maintenance pass reopened close again after the same wait, and an
+ * actor whose handles are closed keeps no timer running.
  */
 import { Clock, Effect, type Scope } from "effect"
 import type { Tunables } from "../Tunables.js"
 import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
+import { inLane } from "./LaneCommands.js"
+
+/** Commands the actor sends itself (timers, background results, quiet waits): not a use of its handles. */
+const INTERNAL: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
+  "ReleaseHandles",
+  "Checkpoint",
+  "AwaitBackground",
+  "SettleDone",
+  "Splice",
+  "CompressionFailed",
+  "CompressRetry",
+  "IdleCheck",
+  "ReviewDone",
+  "ReviewFailed"
+])
+
+/** Whether a command is a request that uses the character (lane jobs are background work). */
+export const isUse = (c: Command): boolean => !INTERNAL.has(c._tag) && !inLane(c)
+
+const handlesOpen = (state: State.CharacterState) =>
+  state.timeIndex !== undefined || state.vectors !== undefined || state.turnVectors !== undefined
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -37,6 +59,9 @@ export const make = (deps: {
       return schedule(state, after)
     })
 
+  /** After background work: a check is planned while any handle is open. */
+  const worked = (state: State.CharacterState) => (handlesOpen(state) ? schedule(state, after) : Effect.void)
+
   /** The scheduled check: closes the handles when idle long enough, else checks again later. */
   const check = (state: State.CharacterState) =>
     Effect.gen(function* () {
@@ -47,5 +72,5 @@ export const make = (deps: {
       yield* State.release(state)
     })
 
-  return { used, check }
+  return { used, worked, check }
 }
