@@ -13,6 +13,8 @@ export interface HomeView {
   readonly origin: string
   /** Signed in through the sign-in form: the header offers to sign out. */
   readonly signedIn: boolean
+  /** The server asks for a token (the page was reached with a session or a bearer): examples send it. */
+  readonly tokenRequired: boolean
 }
 
 export const escape = (s: string) =>
@@ -45,6 +47,7 @@ export const homePage = (view: HomeView): string => {
           .map((n) => `<li><a href="/memory_browser?character=${encodeURIComponent(n)}">${escape(n)}</a></li>`)
           .join("")}</ul>`
   const origin = escape(view.origin)
+  const bearer = view.tokenRequired ? ` -H "Authorization: Bearer $KIOKU_TOKEN"` : ""
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>kioku</title><style>${css}</style></head><body>
 <header>${view.signedIn ? `<form method="post" action="/session/end"><button type="submit">Sign out</button></form>` : ""}<h1>kioku <span class="muted">${escape(view.version)}</span></h1></header>
@@ -61,10 +64,10 @@ export const homePage = (view: HomeView): string => {
 ${characters}
 <h2>Use it</h2>
 <div class="card"><p>From N.E.K.O.: run kioku on the memory server's port (48912, the default) with N.E.K.O.'s memory directory as <code>--data-dir</code>; its main server then talks to kioku as it would to its own memory server.</p>
-<p>Over HTTP:</p>
-<pre>curl -s -X POST ${origin}/cache/Tian -H 'content-type: application/json' \\
+<p>Over HTTP${view.tokenRequired ? " (this server asks for its token: put it in <code>KIOKU_TOKEN</code>)" : ""}:</p>
+<pre>curl -s -X POST ${origin}/cache/Tian -H 'content-type: application/json'${bearer} \\
   -d '{"input_history":"[{\\"role\\":\\"user\\",\\"content\\":\\"I adopted a cat named Mochi\\"}]"}'
-curl -s ${origin}/new_dialog/Tian</pre>
+curl -s${bearer} ${origin}/new_dialog/Tian</pre>
 <p>As a library, in the same process as your app:</p>
 <pre>import { createMemoryRuntime } from "kioku"
 const memory = await createMemoryRuntime({ dataDir: "./memory" })</pre></div>

@@ -21,13 +21,15 @@ export const homeRouter = HttpRouter.empty.pipe(
       const characters = yield* CharacterDirs.list(dataDir).pipe(Effect.orElseSucceed(() => []))
       const request = yield* HttpServerRequest.HttpServerRequest
       const host = request.headers["host"] ?? "127.0.0.1:48912"
+      const signedIn = yield* FiberRef.get(viaSession)
       return HttpServerResponse.html(
         homePage({
           version: VERSION,
           phase: phase._tag,
           characters,
           origin: `http://${host}`,
-          signedIn: yield* FiberRef.get(viaSession)
+          signedIn,
+          tokenRequired: signedIn || request.headers["authorization"] !== undefined
         })
       )
     })

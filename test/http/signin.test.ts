@@ -116,6 +116,7 @@ describe("signing in to the pages with the auth token", () => {
     const home = await call(`${server.url}/`, { headers: { cookie } })
     assert.include(home.text, "Characters (1)")
     assert.include(home.text, 'action="/session/end"')
+    assert.include(home.text, `curl -s -H "Authorization: Bearer $KIOKU_TOKEN" ${server.url}/new_dialog/Tian`)
     const forged = cookie.replace(/=.*/, `=${"A".repeat(43)}`)
     assert.strictEqual(
       (await call(`${server.url}/api/memory/browser/Tian`, { headers: { cookie: forged } })).status,
