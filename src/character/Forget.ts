@@ -20,20 +20,42 @@ import { StoreError } from "../store/DurableFs.js"
 import { redactJournal } from "../store/Tombstone.js"
 import { vectorStoreOf } from "../vectors/VectorBackfill.js"
 import type { VectorCache } from "../vectors/VectorsHost.js"
-import { VECTORS_FILE } from "../vectors/VectorStore.js"
+import { VECTORS_FILE, type VectorKind } from "../vectors/VectorStore.js"
 import type { CharacterViews } from "./Apply.js"
 
 export type ForgetHost = CharacterViews & VectorCache
 
+/** Journals a forget; a view that could not be written fails it, so the caller retries. */
+export const journalForget = (state: ForgetHost, line: EventLine) =>
+  Effect.flatMap(state.journal([line]), (ok) =>
+    ok ? Effect.void : new StoreError({ op: "forget", file: state.dir, message: "views not written; retry" })
+  )
+
+/**
+ * The part every forget shares once it is journaled: the journal lines `redact` picks become tombstones (a
+ * torn line holding one of `texts` is dropped) and the vector rows of `ids` under `kind` go; the number of
+ * lines rewritten. The caller removes its own side data, then checkpoints.
+ */
+export const erase = (
+  state: ForgetHost,
+  kind: VectorKind,
+  ids: ReadonlySet<string>,
+  redact: (line: EventLine) => Option.Option<EventLine>,
+  texts: ReadonlyArray<string>
+) =>
+  Effect.gen(function* () {
+    const rewritten = yield* redactJournal(state.events, redact, texts)
+    if (existsSync(path.join(state.dir, VECTORS_FILE))) {
+      yield* Effect.flatMap(vectorStoreOf(state), (store) => store.forget(kind, [...ids]))
+    }
+    return rewritten
+  })
+
 /** Everything after the journaled forget of `ids`: journal tombstones, vector rows, dedup pairs, checkpoint. */
 const complete = (state: ForgetHost, ids: ReadonlySet<string>, reason: string, at: string, texts: Array<string>) =>
   Effect.gen(function* () {
-    const lines = yield* state.events.all
-    const all = [...texts, ...carried(lines, ids).map((f) => f.text)]
-    const rewritten = yield* redactJournal(state.events, redactLine(ids, reason, at), all)
-    if (existsSync(path.join(state.dir, VECTORS_FILE))) {
-      yield* Effect.flatMap(vectorStoreOf(state), (store) => store.forget("fact", [...ids]))
-    }
+    const all = [...texts, ...carried(yield* state.events.all, ids).map((f) => f.text)]
+    const rewritten = yield* erase(state, "fact", ids, redactLine(ids, reason, at), all)
     yield* DedupQueue.make(state.dir)
       .forget(ids)
       .pipe(Effect.mapError((e) => new StoreError({ op: "forget", file: state.dir, message: e.message })))
@@ -50,8 +72,7 @@ export const forgetFact = (state: ForgetHost, id: string, reason: string) =>
       ...(yield* state.archive.all.pipe(Effect.orElseSucceed(() => [])))
     ].filter((f) => ids.has(f.id))
     const at = localIso(yield* Clock.currentTimeMillis)
-    const ok = yield* state.journal([factForgottenLine(randomUUID(), { fact_ids: [...ids], reason }, at)])
-    if (!ok) return yield* new StoreError({ op: "forget", file: state.dir, message: "views not written; retry" })
+    yield* journalForget(state, factForgottenLine(randomUUID(), { fact_ids: [...ids], reason }, at))
     yield* complete(
       state,
       ids,

@@ -8,24 +8,15 @@
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { existsSync } from "node:fs"
-import * as path from "node:path"
 import { localIso } from "../domain/LocalTime.js"
 import type { PersonaEntry } from "../persona/Persona.js"
 import { forgottenLine } from "../persona/PersonaEvent.js"
 import { carriedTexts, forgetsOf, quotes, redactLine } from "../persona/PersonaRedaction.js"
 import type { EventLine } from "../store/EventLog.js"
-import { StoreError } from "../store/DurableFs.js"
-import { redactJournal } from "../store/Tombstone.js"
-import { vectorStoreOf } from "../vectors/VectorBackfill.js"
-import type { VectorCache } from "../vectors/VectorsHost.js"
-import { VECTORS_FILE } from "../vectors/VectorStore.js"
-import type { CharacterViews } from "./Apply.js"
-
-export type PersonaForgetHost = CharacterViews & VectorCache
+import { erase, journalForget, type ForgetHost } from "./Forget.js"
 
 const complete = (
-  state: PersonaForgetHost,
+  state: ForgetHost,
   ids: ReadonlySet<string>,
   corrections: ReadonlySet<string>,
   reason: string,
@@ -34,10 +25,7 @@ const complete = (
 ) =>
   Effect.gen(function* () {
     const texts = carriedTexts(yield* state.events.all, ids, entries)
-    const rewritten = yield* redactJournal(state.events, redactLine(ids, corrections, texts, reason, at), texts)
-    if (existsSync(path.join(state.dir, VECTORS_FILE))) {
-      yield* Effect.flatMap(vectorStoreOf(state), (store) => store.forget("persona", [...ids]))
-    }
+    const rewritten = yield* erase(state, "persona", ids, redactLine(ids, corrections, texts, reason, at), texts)
     yield* state.checkpoint
     yield* Effect.logInfo("persona entries forgotten").pipe(
       Effect.annotateLogs({ entries: ids.size, lines: rewritten })
@@ -45,7 +33,7 @@ const complete = (
   })
 
 /** Forgets `entry` (active or archived) and the queued corrections that quote it. */
-export const forgetPersona = (state: PersonaForgetHost, entry: PersonaEntry, reason: string) =>
+export const forgetPersona = (state: ForgetHost, entry: PersonaEntry, reason: string) =>
   Effect.gen(function* () {
     const ids = new Set([entry.id])
     const texts = carriedTexts(yield* state.events.all, ids, [entry])
@@ -53,8 +41,7 @@ export const forgetPersona = (state: PersonaForgetHost, entry: PersonaEntry, rea
     const corrections = queued.map((c) => c.correction_id)
     const at = localIso(yield* Clock.currentTimeMillis)
     const line = forgottenLine(randomUUID(), { entry_ids: [entry.id], correction_ids: corrections, reason }, at)
-    const ok = yield* state.journal([line])
-    if (!ok) return yield* new StoreError({ op: "forget", file: state.dir, message: "views not written; retry" })
+    yield* journalForget(state, line)
     yield* complete(state, ids, new Set(corrections), reason, at, [entry])
   })
 
@@ -63,7 +50,7 @@ export const wasPersonaForgotten = (lines: ReadonlyArray<EventLine>, id: string)
   forgetsOf(lines).some((p) => p.entry_ids.includes(id))
 
 /** A repeated forget of `id`: the completion again (idempotent), nothing journaled. */
-export const forgetPersonaAgain = (state: PersonaForgetHost, id: string, reason: string) =>
+export const forgetPersonaAgain = (state: ForgetHost, id: string, reason: string) =>
   Effect.gen(function* () {
     const lines = yield* state.events.all
     const corrections = forgetsOf(lines).flatMap((p) => (p.entry_ids.includes(id) ? p.correction_ids : []))
@@ -71,7 +58,7 @@ export const forgetPersonaAgain = (state: PersonaForgetHost, id: string, reason:
   })
 
 /** Completes again the persona forgets a replay applied (a crash came before their checkpoint). */
-export const completeAtLoad = (state: PersonaForgetHost, replayed: ReadonlyArray<EventLine>) =>
+export const completeAtLoad = (state: ForgetHost, replayed: ReadonlyArray<EventLine>) =>
   Effect.forEach(
     forgetsOf(replayed),
     (p) =>
