@@ -104,7 +104,20 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           }
         })
       )
-      const overCap = Effect.map(RcMap.keys(actors), (live) => live.length > settings.tunables.actor_max_live)
+      /**
+       * Whether more than the cap are live. Every live actor was entered here, so `lastUse` holds them all: while
+       * it is within the cap nothing is listed, and a listing within the cap drops the names closed meanwhile.
+       */
+      const overCap = Effect.suspend(() => {
+        const cap = settings.tunables.actor_max_live
+        if (lastUse.size <= cap) return Effect.succeed(false)
+        return Effect.map(RcMap.keys(actors), (keys) => {
+          if (keys.length > cap) return true
+          const live = new Set(keys)
+          for (const name of lastUse) if (!live.has(name)) lastUse.delete(name)
+          return false
+        })
+      })
       const enter = (name: CharacterName) =>
         Effect.sync(() => {
           inFlight.set(name, (inFlight.get(name) ?? 0) + 1)

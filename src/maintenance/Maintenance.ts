@@ -59,9 +59,10 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
     const placement = yield* Placement
     const { dataDir } = yield* KiokuConfig
     if (!(yield* due(loop))) return
+    const liveAtStart = new Set(yield* registry.active)
     for (const name of yield* CharacterDirs.list(dataDir)) {
       if (!placement.owns(name)) continue
-      const live = (yield* registry.active).includes(name)
+      const live = liveAtStart.has(name)
       // A character the pass loaded only for this visit is closed again once its background work is over,
       // so live actors follow the characters in use, not every character on disk.
       const visit = registry
