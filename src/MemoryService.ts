@@ -23,6 +23,12 @@ import { normaliseLanguage, type Language } from "./domain/Locale.js"
 import type { LocaleChange, LocaleState } from "./character/locale/PromptLocale.js"
 import type { ImportOutcome, ImportRequest } from "./facts/ExternalImport.js"
 import { normaliseMessage } from "./domain/Message.js"
+import type { MemorySubject } from "./domain/Subject.js"
+import type { LlmError } from "./llm/LlmClient.js"
+import type { ScopedForgetStats, SubjectWrite } from "./scoped/ScopedCommands.js"
+import * as ScopedHistory from "./scoped/ScopedHistory.js"
+import type { Segment } from "./scoped/ScopedRequests.js"
+import type { Written } from "./scoped/ScopedWrite.js"
 import type { StoreError } from "./store/DurableFs.js"
 import type { Reflection } from "./reflection/Reflection.js"
 import type { FunnelCounts } from "./character/Funnel.js"
@@ -85,6 +91,28 @@ export interface MemoryOperations {
   readonly queryMemory: (name: string, input: QueryRequest) => Effect.Effect<QueryResult, InvalidCharacterName>
   /** The `recall_memory` tool's text for a recall (neko-compat §1.9), in the request's language. */
   readonly recallText: (name: string, input: QueryRequest) => Effect.Effect<string, InvalidCharacterName>
+  /** Group-chat memory (neko-compat §1.7): facts written to subjects, the context, mentions, forgetting. */
+  readonly scopedWrite: (
+    name: string,
+    writes: ReadonlyArray<SubjectWrite>
+  ) => Effect.Effect<ReadonlyArray<Written>, MemoryError>
+  /** `scoped_history`: each segment extracted (outside the mailbox), then every usable one written at once. */
+  readonly scopedHistory: (
+    name: string,
+    segments: ReadonlyArray<Segment>,
+    language: Language | undefined
+  ) => Effect.Effect<ReadonlyArray<SegmentOutcome>, MemoryError>
+  readonly scopedContext: (
+    name: string,
+    subjects: ReadonlyArray<MemorySubject>,
+    language: Language | undefined
+  ) => Effect.Effect<string, MemoryError>
+  readonly scopedMentions: (
+    name: string,
+    subjects: ReadonlyArray<MemorySubject>,
+    text: string
+  ) => Effect.Effect<void, MemoryError>
+  readonly scopedForget: (name: string, subject: MemorySubject) => Effect.Effect<ScopedForgetStats, MemoryError>
   /** An operator's confirm / deny / archive of a reflection or persona entry, or forget of a fact, journaled. */
   readonly manualAction: (
     name: string,
@@ -156,11 +184,56 @@ export const recallTextOf = (queryMemory: MemoryOperations["queryMemory"]) =>
       })
   })
 
+/** A segment's outcome: `ok` with what was written when extraction gave an answer, else `failed`. */
+export type SegmentOutcome =
+  | { readonly status: "ok"; readonly written: Written }
+  | { readonly status: "failed"; readonly error: LlmError }
+
+/**
+ * `scoped_history` over `scopedWrite`: extraction runs here, outside the character's mailbox, in the prompt
+ * language (the request's, else the character's durable one, else the default), and one write follows.
+ */
+export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "promptLocale">) =>
+  Effect.gen(function* () {
+    const { tunables } = yield* KiokuConfig
+    const extraction = yield* ScopedHistory.make
+    return (raw: string, segments: ReadonlyArray<Segment>, language: Language | undefined) =>
+      Effect.gen(function* () {
+        const lang =
+          language ??
+          Option.getOrUndefined(Option.flatMap(yield* Effect.option(ops.promptLocale(raw)), (l) => l.language)) ??
+          normaliseLanguage(tunables.default_language) ??
+          "en"
+        const found = yield* Effect.forEach(segments, (s) =>
+          Effect.either(extraction.extract(s, { language: lang, character: raw }))
+        )
+        const writes = segments.flatMap((s, i) => {
+          const f = found[i]
+          return f !== undefined && Either.isRight(f)
+            ? [{ subject: s.subject, candidates: f.right, provenance: provenanceOf(s), displayName: s.displayName }]
+            : []
+        })
+        const written = writes.length === 0 ? [] : yield* ops.scopedWrite(raw, writes)
+        let next = 0
+        return found.map((f): SegmentOutcome => {
+          if (Either.isLeft(f)) return { status: "failed", error: f.left }
+          const w = written[next++]
+          return { status: "ok", written: w ?? { created: [], upgraded: [] } }
+        })
+      })
+  })
+
+const provenanceOf = (s: Segment) => ({
+  ...(s.speakerLabel !== undefined ? { speaker_label: s.speakerLabel } : {}),
+  ...(s.speakerId !== undefined ? { speaker_id: s.speakerId } : {})
+})
+
 /** The operations on this process's own actors (the whole service out of cluster mode). */
 export const makeLocal = Effect.gen(function* () {
   const registry = yield* CharacterRegistry
   const activity = yield* Activity
-  const { dataDir } = yield* KiokuConfig
+  const config = yield* KiokuConfig
+  const { dataDir } = config
   const files = yield* AppFiles
   const named = (raw: string) =>
     activity.touch.pipe(
@@ -172,6 +245,9 @@ export const makeLocal = Effect.gen(function* () {
     language: Option.fromNullable(normaliseLanguage(input?.language)),
     renderLanguage: Option.fromNullable(normaliseLanguage(input?.renderLanguage))
   })
+  const promptLocale = (raw: string) => ask<LocaleState>(raw, (reply) => ({ _tag: "GetPromptLocale", reply }))
+  const scopedWrite = (raw: string, writes: ReadonlyArray<SubjectWrite>) =>
+    ask<ReadonlyArray<Written>>(raw, (reply) => ({ _tag: "ScopedWrite", writes, reply }))
   const queryMemory = (raw: string, input: QueryRequest) =>
     ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
       Effect.catchTags({
@@ -198,7 +274,7 @@ export const makeLocal = Effect.gen(function* () {
     newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
     recentHistory: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
     lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
-    promptLocale: (raw) => ask<LocaleState>(raw, (reply) => ({ _tag: "GetPromptLocale", reply })),
+    promptLocale,
     setPromptLocale: (raw, language) =>
       ask<LocaleChange>(raw, (reply) => ({ _tag: "SetPromptLocale", language, reply })),
     importMarkdown: (raw, request) => ask<ImportOutcome>(raw, (reply) => ({ _tag: "ImportMarkdown", request, reply })),
@@ -215,6 +291,18 @@ export const makeLocal = Effect.gen(function* () {
     maintainNow: (raw) => ask<MaintenanceReport>(raw, (reply) => ({ _tag: "MaintainNow", reply })),
     queryMemory,
     recallText: yield* recallTextOf(queryMemory),
+    scopedWrite,
+    scopedHistory: yield* scopedHistoryOf({ scopedWrite, promptLocale }),
+    scopedContext: (raw, subjects, language) =>
+      ask<string>(raw, (reply) => ({
+        _tag: "ScopedContext",
+        subjects,
+        language: language ?? normaliseLanguage(config.tunables.default_language) ?? "en",
+        reply
+      })),
+    scopedMentions: (raw, subjects, text) =>
+      ask<void>(raw, (reply) => ({ _tag: "ScopedMentions", subjects, text, reply })),
+    scopedForget: (raw, subject) => ask<ScopedForgetStats>(raw, (reply) => ({ _tag: "ScopedForget", subject, reply })),
     cancelCorrection: (raw) => ask<"cancelled" | "no_task">(raw, (reply) => ({ _tag: "CancelCorrection", reply })),
     awaitBackground: (raw) => ask<void>(raw, (reply) => ({ _tag: "AwaitBackground", reply })),
     manualAction: (raw, input) => ask<ManualResult>(raw, (reply) => ({ _tag: "ManualAction", ...input, reply })),

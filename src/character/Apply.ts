@@ -131,7 +131,7 @@ export const applyUnapplied = (state: CharacterViews) =>
     const current =
       absorbed.size === 0
         ? []
-        : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.facts }))
+        : (yield* Effect.either(state.facts.load)).pipe(Either.match({ onLeft: () => [], onRight: (i) => i.all }))
     const changed = valid.flatMap((e) =>
       e._tag === "Fact"
         ? [e.payload.fact]
@@ -182,6 +182,9 @@ export const applyUnapplied = (state: CharacterViews) =>
     const archivedReflections = valid.flatMap((e) =>
       e._tag === "ReflectionChanged" && e.payload.to === "archived" ? [e.payload] : []
     )
+    const forgottenReflections = valid.flatMap((e) =>
+      e._tag === "ReflectionForgotten" ? e.payload.reflection_ids : []
+    )
     const reflectionsOk = yield* Effect.forEach(
       archivedReflections,
       (p) =>
@@ -191,6 +194,7 @@ export const applyUnapplied = (state: CharacterViews) =>
         ),
       { discard: true }
     ).pipe(
+      Effect.zipRight(state.reflections.archive.remove(forgottenReflections)),
       Effect.zipRight(
         state.reflections.upsert(
           valid.flatMap((e) =>
@@ -200,7 +204,7 @@ export const applyUnapplied = (state: CharacterViews) =>
                 ? [e.payload.entry_snapshot]
                 : []
           ),
-          archivedReflections.map((p) => p.reflection_id)
+          [...archivedReflections.map((p) => p.reflection_id), ...forgottenReflections]
         )
       ),
       Effect.as(true),

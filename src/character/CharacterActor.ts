@@ -28,6 +28,8 @@ import * as Reviewer from "../recent/Reviewer.js"
 import * as MemoryCommands from "./MemoryCommands.js"
 import * as RecentEdit from "../recent/RecentEdit.js"
 import { isRecentCommand } from "../recent/RecentCommands.js"
+import { isScopedCommand } from "../scoped/ScopedCommands.js"
+import * as ScopedHandler from "./scoped/ScopedHandler.js"
 import * as MaintenanceCommands from "./MaintenanceCommands.js"
 import * as RecallVectors from "../recall/RecallVectors.js"
 import { Embedder } from "../vectors/Embedder.js"
@@ -91,6 +93,12 @@ export const make = (name: CharacterName) =>
       tunables: t,
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
+    })
+    const scoped = ScopedHandler.make({
+      tunables: t,
+      speakers: speakerNames,
+      count: memory.count,
+      trackMentions: memory.trackMentions
     })
     const intake = yield* FactIntake.make<State.CharacterState>({
       tunables: t,
@@ -254,6 +262,8 @@ export const make = (name: CharacterName) =>
             yield* state.checkpoint
           } else if (isRecentCommand(c)) {
             if (!(yield* recent.handle(state, c)) && !(yield* recentEdit.handle(state, c))) yield* unhandled(envelope)
+          } else if (isScopedCommand(c)) {
+            yield* scoped.handle(state, c)
           } else if (yield* LocaleCommands.handle(state, c)) {
             continue
           } else if (!(yield* memory.handle(state, c))) {

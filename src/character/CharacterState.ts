@@ -30,6 +30,7 @@ import * as PromptLocale from "./locale/PromptLocale.js"
 import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
 import { applyUnapplied, timeIndexOf } from "./Apply.js"
 import { completeAtLoad } from "./Forget.js"
+import * as ScopedForget from "./scoped/ScopedForget.js"
 import * as PersonaForget from "./PersonaForget.js"
 import type { CharacterHost, JournalOptions } from "../runtime/CharacterHost.js"
 import * as RecentSlice from "../recent/RecentSlice.js"
@@ -159,6 +160,7 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       yield* applyUnapplied(state)
       const completed = yield* completeAtLoad(state, pending.events).pipe(
         Effect.zipRight(PersonaForget.completeAtLoad(state, pending.events)),
+        Effect.zipRight(ScopedForget.completeAtLoad(state, pending.events)),
         Effect.as(true),
         Effect.catchAll((e) =>
           Effect.logError("forget not completed; retried at the next load").pipe(

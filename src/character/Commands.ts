@@ -17,6 +17,7 @@ import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type * as Actor from "../runtime/Actor.js"
 import type { RecentCommand } from "../recent/RecentCommands.js"
+import type { ScopedCommand } from "../scoped/ScopedCommands.js"
 
 export type WriteKind = "cache" | "process" | "renew" | "settle"
 
@@ -60,6 +61,7 @@ type Reply<A> = Actor.Reply<A, StoreError>
 
 export type Command =
   | RecentCommand
+  | ScopedCommand
   | { readonly _tag: "Write"; readonly request: WriteRequest; readonly reply: Reply<number> }
   | { readonly _tag: "NewDialog"; readonly lang: ReadLanguage; readonly reply: Reply<string> }
   | { readonly _tag: "RecentHistory"; readonly lang: ReadLanguage; readonly reply: Reply<string> }

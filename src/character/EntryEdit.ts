@@ -25,7 +25,7 @@ export type EditResult =
 export const make = (t: Tunables) => {
   const fact = (state: State.CharacterState, id: string, text: string) =>
     Effect.gen(function* () {
-      const found = (yield* state.facts.load).facts.find((f) => f.id === id)
+      const found = (yield* state.facts.load).all.find((f) => f.id === id)
       if (found === undefined) return { _tag: "NotFound" } satisfies EditResult
       if (found.text === text) return { _tag: "Edited", id, text } satisfies EditResult
       const ts = localIso(yield* Clock.currentTimeMillis)

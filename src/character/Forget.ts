@@ -64,11 +64,14 @@ const complete = (state: ForgetHost, ids: ReadonlySet<string>, reason: string, a
   })
 
 /** Forgets `id` and the facts merged into it; the caller has checked that it exists (or was forgotten). */
-export const forgetFact = (state: ForgetHost, id: string, reason: string) =>
+export const forgetFact = (state: ForgetHost, id: string, reason: string) => forgetFacts(state, [id], reason)
+
+/** Forgets the facts of `roots` and the facts merged into them, in one journaled forget. */
+export const forgetFacts = (state: ForgetHost, roots: ReadonlyArray<string>, reason: string) =>
   Effect.gen(function* () {
-    const ids = lineage(yield* state.events.all, [id])
+    const ids = lineage(yield* state.events.all, roots)
     const records = [
-      ...(yield* state.facts.load).facts,
+      ...(yield* state.facts.load).all,
       ...(yield* state.archive.all.pipe(Effect.orElseSucceed(() => [])))
     ].filter((f) => ids.has(f.id))
     const at = localIso(yield* Clock.currentTimeMillis)

@@ -39,6 +39,9 @@ import {
 } from "../facts/FactEvents.js"
 import {
   decodeReflection,
+  decodeReflectionForgotten,
+  REFLECTION_FORGOTTEN,
+  type ReflectionForgottenPayload,
   decodeStateChanged,
   REFLECTION_STATE_CHANGED,
   REFLECTION_SYNTHESIZED,
@@ -62,6 +65,7 @@ export type JournalEvent =
   | { readonly _tag: "Tombstone"; readonly eventId: string }
   | { readonly _tag: "ReflectionAdded"; readonly eventId: string; readonly payload: ReflectionPayload }
   | { readonly _tag: "ReflectionChanged"; readonly eventId: string; readonly payload: StateChangedPayload }
+  | { readonly _tag: "ReflectionForgotten"; readonly eventId: string; readonly payload: ReflectionForgottenPayload }
   | { readonly _tag: "Persona"; readonly eventId: string; readonly op: PersonaOp }
 
 export type TurnEvent = Extract<JournalEvent, { _tag: "Turns" }>
@@ -115,6 +119,12 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
     return Either.mapBoth(decodeReflection(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "ReflectionAdded" as const, eventId: line.event_id, payload })
+    })
+  }
+  if (line.type === REFLECTION_FORGOTTEN) {
+    return Either.mapBoth(decodeReflectionForgotten(line.payload), {
+      onLeft: bad,
+      onRight: (payload) => ({ _tag: "ReflectionForgotten" as const, eventId: line.event_id, payload })
     })
   }
   if (line.type === FACT_ABSORBED) {

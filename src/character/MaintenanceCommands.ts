@@ -101,6 +101,7 @@ export const make = (deps: {
           const factsAdded = powerful ? yield* Effect.orElseSucceed(intake.runWindow(state), () => 0) : 0
           const factsMerged = powerful ? yield* Effect.orElseSucceed(intake.arbitrate(state), () => 0) : 0
           const added = yield* Effect.orElseSucceed(memory.synth.synthesize(state), () => undefined)
+          const scoped = yield* Effect.orElseSucceed(memory.synth.synthesizeScoped(state), () => undefined)
           const changed = yield* Effect.orElseSucceed(memory.evaluate(state), () => 0)
           const swept = yield* Effect.orElseSucceed(memory.sweep.sweep(state), () => 0)
           yield* memory.handle(state, { _tag: "RebuttalTick" })
@@ -112,7 +113,7 @@ export const make = (deps: {
             outboxOps,
             factsAdded,
             factsMerged,
-            reflectionsAdded: added === undefined ? 0 : 1,
+            reflectionsAdded: (added === undefined ? 0 : 1) + (scoped === undefined ? 0 : 1),
             reflectionsChanged: changed,
             evidenceSwept: swept,
             compressed

@@ -31,7 +31,7 @@ export type ManualResult =
 export const make = (t: Tunables) => {
   const reflection = (state: State.CharacterState, id: string, action: ManualAction) =>
     Effect.gen(function* () {
-      const r = (yield* state.reflections.load).find((x) => x.id === id)
+      const r = (yield* state.reflections.loadAll).find((x) => x.id === id)
       if (r === undefined) return { _tag: "NotFound" } satisfies ManualResult
       if (action === "forget") return { _tag: "NotAllowed", status: r.status } satisfies ManualResult
       const ts = localIso(yield* Clock.currentTimeMillis)
@@ -78,7 +78,7 @@ export const make = (t: Tunables) => {
 
   const fact = (state: State.CharacterState, id: string, action: ManualAction) =>
     Effect.gen(function* () {
-      const active = (yield* state.facts.load).facts.some((f) => f.id === id)
+      const active = (yield* state.facts.load).all.some((f) => f.id === id)
       const archived = !active && (yield* state.archive.all).some((f) => f.id === id)
       if (!active && !archived) {
         if (action !== "forget" || !wasForgotten(yield* state.events.all, id)) return { _tag: "NotFound" } as const

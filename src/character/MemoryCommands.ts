@@ -12,6 +12,7 @@ import type { Language } from "../domain/Locale.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { countFunnel } from "./Funnel.js"
 import { renderPersona } from "../persona/PersonaRender.js"
+import { privateView } from "../persona/Persona.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
@@ -96,7 +97,7 @@ export const make = (deps: {
         yield* Effect.ignoreLogged(keeper.liftSuppressions(state))
         const persona = yield* keeper.ensure(state)
         const rendered = renderPersona({
-          persona,
+          persona: privateView(persona),
           reflections: (yield* state.reflections.load).filter(
             (r) => r.status === "pending" || r.status === "confirmed"
           ),
@@ -144,6 +145,7 @@ export const make = (deps: {
         switch (c._tag) {
           case "Synthesize": {
             const added = yield* Effect.orElseSucceed(synth.synthesize(state), () => undefined)
+            if (c.done) yield* Effect.ignoreLogged(synth.synthesizeScoped(state))
             if (c.reply) yield* Deferred.succeed(c.reply, Option.fromNullable(added))
             if (c.done) yield* Deferred.succeed(c.done, undefined)
             // `/reflect` also fires the promotion pass, after its answer (as N.E.K.O. does in the background).
@@ -208,5 +210,15 @@ export const make = (deps: {
         }
       })
 
-    return { handle, afterTurns, personaBlock, evaluate, synth, sweep, signals }
+    return {
+      handle,
+      afterTurns,
+      personaBlock,
+      evaluate,
+      synth,
+      sweep,
+      signals,
+      count,
+      trackMentions: keeper.trackMentions
+    }
   })

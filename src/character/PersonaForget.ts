@@ -34,15 +34,30 @@ const complete = (
 
 /** Forgets `entry` (active or archived) and the queued corrections that quote it. */
 export const forgetPersona = (state: ForgetHost, entry: PersonaEntry, reason: string) =>
+  forgetPersonaEntries(state, [entry], reason)
+
+/** Forgets `entries` and the corrections quoting them in one journaled forget; `sections` are dropped whole. */
+export const forgetPersonaEntries = (
+  state: ForgetHost,
+  entries: ReadonlyArray<PersonaEntry>,
+  reason: string,
+  sections: ReadonlyArray<string> = []
+) =>
   Effect.gen(function* () {
-    const ids = new Set([entry.id])
-    const texts = carriedTexts(yield* state.events.all, ids, [entry])
+    const ids = new Set(entries.map((e) => e.id))
+    const texts = carriedTexts(yield* state.events.all, ids, entries)
     const queued = (yield* state.persona.loadCorrections).filter((c) => quotes(c, ids, texts))
     const corrections = queued.map((c) => c.correction_id)
     const at = localIso(yield* Clock.currentTimeMillis)
-    const line = forgottenLine(randomUUID(), { entry_ids: [entry.id], correction_ids: corrections, reason }, at)
-    yield* journalForget(state, line)
-    yield* complete(state, ids, new Set(corrections), reason, at, [entry])
+    const payload = {
+      entry_ids: [...ids],
+      correction_ids: corrections,
+      reason,
+      ...(sections.length > 0 ? { sections } : {})
+    }
+    yield* journalForget(state, forgottenLine(randomUUID(), payload, at))
+    yield* complete(state, ids, new Set(corrections), reason, at, entries)
+    return corrections.length
   })
 
 /** Whether the journal holds a forget of persona entry `id`. */

@@ -19,6 +19,7 @@ import { LoopName } from "../maintenance/policies.js"
 import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
 import { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
+import { ScopedForgetStats, SubjectSchema, SubjectWriteSchema, WrittenSchema } from "../scoped/ScopedCommands.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))
 const ReadInput = { language: Lang, renderLanguage: Lang }
@@ -106,6 +107,14 @@ export const Character = Entity.make("Character", [
   op("PromptLocale", {}, LocaleState),
   op("SetPromptLocale", { language: Schema.Literal(...languages) }, LocaleChange),
   op("ImportMarkdown", { request: ImportRequest }, ImportOutcome),
+  op("ScopedWrite", { writes: Schema.Array(SubjectWriteSchema) }, Schema.Array(WrittenSchema)),
+  op(
+    "ScopedContext",
+    { subjects: Schema.Array(SubjectSchema), language: Schema.optional(Schema.Literal(...languages)) },
+    Schema.String
+  ),
+  op("ScopedMentions", { subjects: Schema.Array(SubjectSchema), text: Schema.String }, Schema.Void),
+  op("ScopedForget", { subject: SubjectSchema }, ScopedForgetStats),
   op("Status", {}, CharacterStatus),
   op("AwaitBackground", {}, Schema.Void),
   op("Followups", {}, Schema.Array(Reflection)),

@@ -12,7 +12,14 @@ import { KiokuConfig } from "../Config.js"
 import { Activity } from "../maintenance/Activity.js"
 import * as CharacterDirs from "../store/CharacterDirs.js"
 import { failed as recallFailed } from "../recall/Recall.js"
-import { MemoryService, makeLocal, recallTextOf, type MemoryError, type MemoryOperations } from "../MemoryService.js"
+import {
+  MemoryService,
+  makeLocal,
+  recallTextOf,
+  scopedHistoryOf,
+  type MemoryError,
+  type MemoryOperations
+} from "../MemoryService.js"
 import { Character, deliveryAsDefect, type DeliveryError } from "./CharacterEntity.js"
 
 export const ClusterMemory = Layer.effect(
@@ -30,6 +37,8 @@ export const ClusterMemory = Layer.effect(
       raw: string,
       call: (entity: ReturnType<typeof client>) => Effect.Effect<A, MemoryError | DeliveryError>
     ): Effect.Effect<A, MemoryError> => Effect.flatMap(named(raw), (name) => deliveryAsDefect(name)(call(client(name))))
+    const promptLocale: MemoryOperations["promptLocale"] = (raw) => send(raw, (c) => c.PromptLocale({}))
+    const scopedWrite: MemoryOperations["scopedWrite"] = (raw, writes) => send(raw, (c) => c.ScopedWrite({ writes }))
     const queryMemory: MemoryOperations["queryMemory"] = (raw, input) =>
       send(raw, (c) => c.QueryMemory({ input })).pipe(
         Effect.catchTags({
@@ -47,9 +56,15 @@ export const ClusterMemory = Layer.effect(
       newDialog: (raw, input) => send(raw, (c) => c.NewDialog({ ...input })),
       recentHistory: (raw, input) => send(raw, (c) => c.RecentHistory({ ...input })),
       lastConversationGap: (raw) => send(raw, (c) => c.Gap({})),
-      promptLocale: (raw) => send(raw, (c) => c.PromptLocale({})),
+      promptLocale,
       setPromptLocale: (raw, language) => send(raw, (c) => c.SetPromptLocale({ language })),
       importMarkdown: (raw, request) => send(raw, (c) => c.ImportMarkdown({ request })),
+      scopedWrite,
+      scopedHistory: yield* scopedHistoryOf({ scopedWrite, promptLocale }),
+      scopedContext: (raw, subjects, language) =>
+        send(raw, (c) => c.ScopedContext({ subjects, ...(language !== undefined ? { language } : {}) })),
+      scopedMentions: (raw, subjects, text) => send(raw, (c) => c.ScopedMentions({ subjects, text })),
+      scopedForget: (raw, subject) => send(raw, (c) => c.ScopedForget({ subject })),
       status: (raw) => send(raw, (c) => c.Status({})),
       awaitBackground: (raw) => send(raw, (c) => c.AwaitBackground({})),
       followupTopics: (raw) => send(raw, (c) => c.Followups({})),

@@ -174,7 +174,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         const last = Option.flatMap(yield* readText(marker), (text) => Option.fromNullable(parseLocal(text.trim())))
         if (Option.isSome(last) && millis - last.value < t.fact_archive_cooldown_hours * 3_600_000) return 0
         const cutoff = millis - t.fact_archive_age_days * 86_400_000
-        const old = (yield* state.facts.load).facts.filter(
+        const old = (yield* state.facts.load).all.filter(
           (f) => f.absorbed && (parseLocal(f.created_at) ?? millis) < cutoff
         )
         const now = localIso(millis)

@@ -9,9 +9,15 @@ import * as path from "node:path"
 import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import { FactsFile, type Fact } from "./Fact.js"
+import { isLegacyPrivate } from "../domain/Subject.js"
 
+/**
+ * `facts` holds the private (unstamped) rows only and `all` adds the group-chat rows (domain/Subject.ts);
+ * `byHash` covers every row (a group-chat row's hash is salted with its subject, so the two never collide).
+ */
 export interface FactIndex {
   readonly facts: ReadonlyArray<Fact>
+  readonly all: ReadonlyArray<Fact>
   readonly byHash: ReadonlyMap<string, Fact>
 }
 
@@ -19,7 +25,10 @@ export const make = (dir: string) => {
   const view = ViewFile.make(FactsFile, path.join(dir, "facts.json"))
   let cache: { readonly stamp: Option.Option<FileStamp>; readonly index: FactIndex } | undefined
 
-  const indexOf = (facts: ReadonlyArray<Fact>): FactIndex => ({ facts, byHash: new Map(facts.map((f) => [f.hash, f])) })
+  const indexOf = (all: ReadonlyArray<Fact>): FactIndex => {
+    const facts = all.some((f) => !isLegacyPrivate(f)) ? all.filter(isLegacyPrivate) : all
+    return { facts, all, byHash: new Map(all.map((f) => [f.hash, f])) }
+  }
 
   const load: Effect.Effect<FactIndex, StoreError | ViewFile.ViewDecodeError> = Effect.gen(function* () {
     const stamp = yield* stampOf(view.file)
@@ -33,7 +42,7 @@ export const make = (dir: string) => {
   const upsert = (changed: ReadonlyArray<Fact>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {
       if (changed.length === 0 && removed.length === 0) return
-      const { facts } = yield* load
+      const { all: facts } = yield* load
       const byId = new Map(changed.map((f) => [f.id, f]))
       const gone = new Set(removed)
       const kept = facts.filter((f) => !gone.has(f.id)).map((f) => byId.get(f.id) ?? f)

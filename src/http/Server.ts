@@ -20,6 +20,7 @@ import { adminRouter } from "./AdminRoutes.js"
 import { recallRouter } from "./RecallRoutes.js"
 import { localeRouter } from "./LocaleRoutes.js"
 import { importRouter } from "./ImportRoutes.js"
+import { scopedRouter } from "./ScopedRoutes.js"
 import { lifecycleRouter } from "./LifecycleRoutes.js"
 import { homeRouter } from "./HomeRoutes.js"
 import { entryRouter } from "./EntryRoutes.js"
@@ -48,6 +49,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     recallRouter,
     localeRouter,
     importRouter,
+    scopedRouter,
     lifecycleRouter,
     homeRouter,
     statechartRouter,

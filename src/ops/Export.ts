@@ -123,7 +123,7 @@ export const exportCharacter = (options: {
       recent: yield* view(RecentFile, path.join(dir, "recent.json"), []),
       facts: yield* view(FactsFile, path.join(dir, "facts.json"), []),
       facts_archive: yield* FactArchive.make(dir, shards).all.pipe(Effect.mapError(fail)),
-      reflections: yield* reflections.load.pipe(Effect.mapError(fail)),
+      reflections: yield* reflections.loadAll.pipe(Effect.mapError(fail)),
       reflections_archive: yield* reflections.archive.all.pipe(Effect.mapError(fail)),
       persona: yield* persona.load.pipe(Effect.mapError(fail)),
       persona_corrections: yield* persona.loadCorrections.pipe(Effect.mapError(fail)),

@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import { evidenceFields, NullStr, opt, Rest } from "../domain/Fields.js"
 import { createHash } from "node:crypto"
 import { emptyEvidence } from "../reflection/evidence/Evidence.js"
+import { isLegacyPrivate, SCOPED_PERSONA_PREFIX } from "../domain/Subject.js"
 
 export const PersonaEntry = Schema.Struct(
   {
@@ -103,3 +104,11 @@ export const migrateKeys = (raw: Readonly<Record<string, unknown>>): Record<stri
 /** Every entry with the section it lives in, in file order. */
 export const entriesOf = (p: PersonaFile): Array<{ readonly section: string; readonly entry: PersonaEntry }> =>
   Object.entries(p).flatMap(([section, s]) => s.facts.map((entry) => ({ section, entry })))
+
+/** The private part of a persona: no `@subject/…` section and no entry stamped with a group-chat subject. */
+export const privateView = (p: PersonaFile): PersonaFile =>
+  Object.fromEntries(
+    Object.entries(p).flatMap(([key, s]) =>
+      key.startsWith(SCOPED_PERSONA_PREFIX) ? [] : [[key, { ...s, facts: s.facts.filter(isLegacyPrivate) }]]
+    )
+  )

@@ -43,7 +43,9 @@ const AttemptedPayload = Schema.Struct({ attempts: Schema.Record({ key: Schema.S
 export const ForgottenPayload = Schema.Struct({
   entry_ids: Schema.Array(Schema.String),
   correction_ids: Schema.Array(Schema.String),
-  reason: Schema.String
+  reason: Schema.String,
+  /** Whole sections that go with them (a forgotten subject's `@subject/…` section and its metadata). */
+  sections: Schema.optional(Schema.Array(Schema.String))
 })
 export type ForgottenPayload = typeof ForgottenPayload.Type
 export const decodeForgotten = Schema.decodeUnknownEither(ForgottenPayload)
@@ -146,7 +148,12 @@ export const personaOp = (line: EventLine): Either.Either<PersonaOp, string> => 
     case PERSONA_FORGOTTEN:
       return decodeWith(
         ForgottenPayload,
-        (p): PersonaOp => ({ op: "forget", ids: p.entry_ids, corrections: p.correction_ids })
+        (p): PersonaOp => ({
+          op: "forget",
+          ids: p.entry_ids,
+          corrections: p.correction_ids,
+          sections: p.sections ?? []
+        })
       )(line.payload)
     default:
       return Either.left(`no handler for event type ${line.type}`)

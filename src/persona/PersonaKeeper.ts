@@ -20,6 +20,13 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import type { PersonaHost } from "./PersonaHost.js"
+import {
+  isLegacyPrivate,
+  SCOPED_PERSONA_PREFIX,
+  subjectMarker,
+  subjectOfRow,
+  type MemorySubject
+} from "../domain/Subject.js"
 import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
@@ -189,9 +196,14 @@ export const make = (deps: {
     /**
      * After an AI reply: every non-protected persona entry and every confirmed reflection whose keywords
      * occur in the reply is mentioned; more than `suppress_mention_limit` mentions within the window
-     * suppress it. Returns how many records changed.
+     * suppress it. Only the private entries count, or with `subjects` only those subjects' entries
+     * (`scoped_mentions`). Returns how many records changed.
      */
-    const trackMentions = (state: PersonaHost, replies: ReadonlyArray<string>) =>
+    const trackMentions = (
+      state: PersonaHost,
+      replies: ReadonlyArray<string>,
+      subjects?: ReadonlyArray<MemorySubject>
+    ) =>
       Effect.gen(function* () {
         const text = replies.join("\n").toLowerCase()
         if (text.trim() === "" || !state.exists()) return 0
@@ -207,9 +219,16 @@ export const make = (deps: {
         const lines: Array<EventLine> = []
         const persona = yield* state.persona.load
         const queue = yield* state.persona.loadCorrections
+        const markers = new Set((subjects ?? []).map(subjectMarker))
+        const inScope = (row: Readonly<Record<string, unknown>>) => {
+          if (subjects === undefined) return isLegacyPrivate(row)
+          const s = subjectOfRow(row)
+          return s !== undefined && markers.has(subjectMarker(s))
+        }
         for (const [section, s] of Object.entries(persona)) {
+          if (subjects === undefined && section.startsWith(SCOPED_PERSONA_PREFIX)) continue
           for (const e of s.facts) {
-            if (e.protected || e.text === "" || !mentioned(e.text)) continue
+            if (e.protected || e.text === "" || !inScope(e) || !mentioned(e.text)) continue
             const mentions = recent(e.recent_mentions)
             const move = movePersona(
               section,
@@ -223,8 +242,8 @@ export const make = (deps: {
             lines.push(...move.lines)
           }
         }
-        for (const r of yield* state.reflections.load) {
-          if (r.status !== "confirmed" || r.suppress || !mentioned(r.text)) continue
+        for (const r of yield* state.reflections.loadAll) {
+          if (r.status !== "confirmed" || r.suppress || !inScope(r) || !mentioned(r.text)) continue
           const mentions = recent(r.recent_mentions)
           const base: Reflection = { ...r, recent_mentions: mentions }
           const move = moveReflection(

@@ -29,7 +29,13 @@ export type PersonaOp =
   | { readonly op: "resolve"; readonly ids: ReadonlyArray<string> }
   | { readonly op: "attempts"; readonly counts: Readonly<Record<string, number>> }
   /** Forgetting: the entries leave every section and the archive, the corrections leave the queue. */
-  | { readonly op: "forget"; readonly ids: ReadonlyArray<string>; readonly corrections: ReadonlyArray<string> }
+  | {
+      readonly op: "forget"
+      readonly ids: ReadonlyArray<string>
+      readonly corrections: ReadonlyArray<string>
+      /** Sections dropped whole, metadata included. */
+      readonly sections?: ReadonlyArray<string>
+    }
 
 const decodeRaw = Schema.decodeUnknown(Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
 const decodeFile = Schema.decodeUnknown(PersonaFile)
@@ -61,6 +67,7 @@ export const applyOps = (persona: PersonaFile, ops: ReadonlyArray<PersonaOp>): P
         facts(o.section).filter((e) => e.id !== id)
       )
     } else if (o.op === "forget") {
+      for (const s of o.sections ?? []) delete p[s]
       for (const s of Object.keys(p)) {
         if (facts(s).some((e) => o.ids.includes(e.id)))
           put(

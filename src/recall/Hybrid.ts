@@ -41,7 +41,7 @@ export interface Vectors {
 }
 
 export interface PoolQuery {
-  /** Subject partitions to search (see `RecallEntry.subjectKey`; `legacy_private` for private memory). */
+  /** Subject partitions to search (see `subjectMarker` in domain/Subject.ts; `legacy_private` for private memory). */
   readonly partitions: ReadonlyArray<string>
   readonly window?: TimeWindow | undefined
   readonly nowMillis: number

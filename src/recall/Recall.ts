@@ -15,13 +15,14 @@
  * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
  * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import * as path from "node:path"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { FactsFile, type Fact } from "../facts/Fact.js"
 import { hybridRecall, recallByTime, type Vectors } from "./Hybrid.js"
 import * as Corpus from "./RecallCorpus.js"
-import { factEntry, LEGACY_PRIVATE, reflectionEntry, subjectKey } from "./RecallEntry.js"
+import { factEntry, LEGACY_PRIVATE, reflectionEntry } from "./RecallEntry.js"
+import { makeSubject, subjectMarker } from "../domain/Subject.js"
 import type { QueryRequest, QueryResult } from "./RecallTypes.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 import type { Reflection } from "../reflection/Reflection.js"
@@ -64,12 +65,10 @@ class RecallInputError {
 const partitionsOf = (subjects: QueryRequest["subjects"]) => {
   if (subjects === undefined) return Effect.succeed([LEGACY_PRIVATE])
   if (subjects.length < 1 || subjects.length > 8) return Effect.fail(new RecallInputError("subjects must have 1..8"))
-  const keys = subjects.map((s) => {
-    const kind = s.subject_kind || s.kind
-    const id = s.subject_id
-    return subjectKey(kind, id, s.scope ?? `${kind?.trim()}:${id?.trim()}`)
-  })
-  const valid = keys.filter((k): k is string => k !== undefined)
+  const keys = subjects.map((s) =>
+    Either.map(makeSubject(s.subject_kind || s.kind, s.subject_id, s.scope ?? undefined), subjectMarker)
+  )
+  const valid = keys.flatMap((k) => (Either.isRight(k) ? [k.right] : []))
   return valid.length === keys.length ? Effect.succeed(valid) : Effect.fail(new RecallInputError("invalid subject"))
 }
 
@@ -161,13 +160,15 @@ export const make = (deps: {
         }
         const corpus = current.corpus
         const index = yield* state.facts.load
-        if (index.facts !== facts) {
-          yield* sync(corpus, "fact", index.facts, (f) => factEntry(f, "fact"))
-          facts = index.facts
+        if (index.all !== facts) {
+          yield* sync(corpus, "fact", index.all, (f) => factEntry(f, "fact"))
+          facts = index.all
         }
         const stamp = yield* stampOf(state.reflections.file)
         if (reflections === undefined || !sameStamp(reflections, stamp)) {
-          const rows = (yield* state.reflections.load).filter((r) => r.status === "pending" || r.status === "confirmed")
+          const rows = (yield* state.reflections.loadAll).filter(
+            (r) => r.status === "pending" || r.status === "confirmed"
+          )
           yield* sync(corpus, "reflection", rows, (r: Reflection) => reflectionEntry(r))
           reflections = stamp
         }

@@ -8,13 +8,14 @@
  * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
  */
 import { parseLocal } from "../domain/LocalTime.js"
+import { isLegacyPrivate, LEGACY_PRIVATE_SCOPE, subjectMarker, subjectOfRow } from "../domain/Subject.js"
 import type { Evidence } from "../reflection/evidence/Evidence.js"
 import type { Fact } from "../facts/Fact.js"
 import type { Reflection } from "../reflection/Reflection.js"
 
 export type Tier = "fact" | "reflection" | "fact_archive"
 
-export const LEGACY_PRIVATE = "legacy_private"
+export const LEGACY_PRIVATE = LEGACY_PRIVATE_SCOPE
 
 export interface RecallEntry {
   readonly id: string
@@ -27,7 +28,7 @@ export interface RecallEntry {
   readonly createdAt: string | null
   readonly eventStartAt: string | null
   readonly eventEndAt: string | null
-  /** `legacy_private`, a subject key (see `subjectKey`), or undefined for a malformed descriptor. */
+  /** `legacy_private`, a subject key (`subjectMarker` of domain/Subject.ts), or undefined for a malformed descriptor. */
   readonly partition: string | undefined
   /** The event's closed interval in epoch ms; undefined without any parsable time. */
   readonly window: readonly [number, number] | undefined
@@ -39,37 +40,10 @@ export interface RecallEntry {
   readonly sourceRowIds: ReadonlyArray<number>
 }
 
-const SUBJECT_KINDS = new Set(["group_chat", "participant", "group_participant"])
-
-const clean = (value: unknown): string | undefined => {
-  if (typeof value !== "string") return undefined
-  const v = value.trim()
-  if (v === "" || v.length > 256 || [...v].some((c) => c.charCodeAt(0) < 0x20)) return undefined
-  return v
-}
-
-/**
- * The partition key of an explicit subject (kind, id, scope), or undefined when N.E.K.O. would reject it:
- * a kind outside group_chat/participant/group_participant, an empty, over-long or control-character
- * component, a group_participant id that is not `platform:group:speaker`, or the `legacy_private` scope.
- */
-export const subjectKey = (kind: unknown, id: unknown, scope: unknown): string | undefined => {
-  const k = clean(kind)
-  const i = clean(id)
-  const s = clean(scope)
-  if (k === undefined || i === undefined || s === undefined || !SUBJECT_KINDS.has(k)) return undefined
-  if (k === "group_participant" && (i.split(":").length !== 3 || i.split(":").some((p) => p === ""))) return undefined
-  if (s === LEGACY_PRIVATE) return undefined
-  return `${k}:${i}\u0000${s}`
-}
-
-const isAbsent = (v: unknown) => v === undefined || v === null
-
 const partitionOf = (row: Readonly<Record<string, unknown>>): string | undefined => {
-  const [kind, id, scope] = [row["subject_kind"], row["subject_id"], row["scope"]]
-  if (isAbsent(kind) && isAbsent(id) && isAbsent(scope)) return LEGACY_PRIVATE
-  if (isAbsent(kind) || isAbsent(id) || isAbsent(scope)) return undefined
-  return subjectKey(kind, id, scope)
+  if (isLegacyPrivate(row)) return LEGACY_PRIVATE
+  const subject = subjectOfRow(row)
+  return subject === undefined ? undefined : subjectMarker(subject)
 }
 
 /** Python truthiness for the flags N.E.K.O. tests with `if row.get(flag)`. */

@@ -29,8 +29,8 @@ export const make = (withTurns: boolean) =>
 
     const validVectors = (state: RecallHost, modelId: string) =>
       Effect.gen(function* () {
-        const facts = (yield* state.facts.load).facts
-        const reflections = yield* state.reflections.load
+        const facts = (yield* state.facts.load).all
+        const reflections = yield* state.reflections.loadAll
         const hit = cache.get(state)
         const generation = generationOf(state)
         if (

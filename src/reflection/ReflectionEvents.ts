@@ -1,6 +1,6 @@
 /**
  * The reflection journal events: `reflection.synthesized` and `reflection.updated` (the whole record) and
- * `reflection.state_changed` (N.E.K.O.'s payload with the whole new record).
+ * `reflection.state_changed` (N.E.K.O.'s payload with the whole new record); `reflection.forgotten` (ids only).
  */
 import { Schema } from "effect"
 import type { EventLine } from "../store/EventLog.js"
@@ -46,4 +46,23 @@ export const stateChangedLine = (eventId: string, payload: StateChangedPayload, 
   type: REFLECTION_STATE_CHANGED,
   ts,
   payload: { ...encodeStateChanged(payload) }
+})
+
+/** `reflection.forgotten`: reflections an operator forgot (ids and a reason, never text); they leave every view. */
+export const REFLECTION_FORGOTTEN = "reflection.forgotten"
+export const ReflectionForgottenPayload = Schema.Struct({
+  reflection_ids: Schema.Array(Schema.String),
+  reason: Schema.String
+})
+export type ReflectionForgottenPayload = typeof ReflectionForgottenPayload.Type
+export const decodeReflectionForgotten = Schema.decodeUnknownEither(ReflectionForgottenPayload)
+export const reflectionForgottenLine = (
+  eventId: string,
+  payload: ReflectionForgottenPayload,
+  ts: string
+): EventLine => ({
+  event_id: eventId,
+  type: REFLECTION_FORGOTTEN,
+  ts,
+  payload: { reflection_ids: [...payload.reflection_ids], reason: payload.reason }
 })

@@ -8,15 +8,21 @@ import { writeAtomic } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import * as ShardArchive from "../store/ShardArchive.js"
 import { Reflection, ReflectionsFile } from "./Reflection.js"
+import { isLegacyPrivate } from "../domain/Subject.js"
 
 export const make = (dir: string, options: { readonly maxPerShard: number }) => {
   const view = ViewFile.make(ReflectionsFile, path.join(dir, "reflections.json"))
-  const load = view.read.pipe(Effect.map(Option.getOrElse((): ReadonlyArray<Reflection> => [])))
+  /** Every row, group-chat rows included (domain/Subject.ts). */
+  const loadAll = view.read.pipe(Effect.map(Option.getOrElse((): ReadonlyArray<Reflection> => [])))
+  /** The private (unstamped) rows: what every private read and the private lifecycle see. */
+  const load = Effect.map(loadAll, (rows) =>
+    rows.some((r) => !isLegacyPrivate(r)) ? rows.filter(isLegacyPrivate) : rows
+  )
   /** Upserts `changed` by id (an id's last record wins), drops the `removed` ids (archived rows), in one write. */
   const upsert = (changed: ReadonlyArray<Reflection>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {
       if (changed.length === 0 && removed.length === 0) return
-      const current = yield* load
+      const current = yield* loadAll
       const byId = new Map(changed.map((r) => [r.id, r]))
       const known = new Set(current.map((r) => r.id))
       const gone = new Set(removed)
@@ -28,7 +34,7 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
     maxPerShard: options.maxPerShard,
     stamp: (r, archivedAt, shard) => ({ ...r, status: "archived", archived_at: archivedAt, archive_shard_path: shard })
   })
-  return { file: view.file, load, upsert, archive }
+  return { file: view.file, load, loadAll, upsert, archive }
 }
 
 export type ReflectionStore = ReturnType<typeof make>

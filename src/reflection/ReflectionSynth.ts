@@ -27,6 +27,14 @@ import { Embedder } from "../vectors/Embedder.js"
 import { relatedContext } from "./RelatedContext.js"
 import { factAbsorbedLine } from "../facts/FactEvents.js"
 import { reflectionLine } from "./ReflectionEvents.js"
+import {
+  rowsOfSubjects,
+  subjectFields,
+  subjectKey,
+  subjectMarker,
+  subjectOfRow,
+  type MemorySubject
+} from "../domain/Subject.js"
 
 export const Backoff = Schema.Record({
   key: Schema.String,
@@ -61,13 +69,19 @@ export const make = (deps: {
     const commit = (state: ReflectionHost, lines: ReadonlyArray<EventLine>) =>
       Effect.asVoid(state.journal(lines, { supersedes: false }))
 
-    /** Synthesises at most one reflection; returns it, or undefined when nothing was due. */
-    const synthesize = (state: ReflectionHost) =>
+    /**
+     * Synthesises at most one reflection from the private facts, or from one group-chat subject's facts (the
+     * reflection then carries the subject's stamp, its kind as entity, and the subject key stands for the
+     * speaker, as in N.E.K.O.); returns it, or undefined when nothing was due.
+     */
+    const synthesize = (state: ReflectionHost, subject?: MemorySubject) =>
       Effect.gen(function* () {
-        const names = yield* deps.speakers
+        const speakers = yield* deps.speakers
+        const names = subject === undefined ? speakers : { ...speakers, master: subjectKey(subject) }
         const language = deps.language(state)
+        const index = yield* state.facts.load
         const selection = selectFacts(
-          (yield* state.facts.load).facts,
+          subject === undefined ? index.facts : rowsOfSubjects(index.all, [subject]),
           { min: t.min_facts_for_reflection, max: t.reflection_synthesis_facts_max },
           tasks.reflectionFocus(names, language)
         )
@@ -79,7 +93,7 @@ export const make = (deps: {
           { fact_ids: selection.sourceFactIds, reflection_id: selection.id },
           ts
         )
-        if ((yield* state.reflections.load).some((r) => r.id === selection.id)) {
+        if ((yield* state.reflections.loadAll).some((r) => r.id === selection.id)) {
           yield* commit(state, [absorb])
           return undefined
         }
@@ -111,9 +125,10 @@ export const make = (deps: {
         const window = eventWindow(when, now)
         const seed = reinforcementSeed(Math.max(...selection.facts.map((f) => f.importance)))
         const reflection: Reflection = {
+          ...(subject === undefined ? {} : subjectFields(subject)),
           id: selection.id,
           text: valid.text,
-          entity: valid.entity,
+          entity: subject === undefined ? valid.entity : subject.kind,
           status: "pending",
           source_fact_ids: selection.sourceFactIds,
           created_at: ts,
@@ -144,5 +159,30 @@ export const make = (deps: {
         return reflection
       })
 
-    return { synthesize }
+    /** The subject served last by `synthesizeScoped`, so that one busy subject cannot starve the others. */
+    let lastServed = ""
+
+    /** One synthesis for the next group-chat subject with a ready pool (one subject a tick, in turn, as N.E.K.O. does). */
+    const synthesizeScoped = (state: ReflectionHost) =>
+      Effect.gen(function* () {
+        const ready = new Map<string, MemorySubject>()
+        const counts = new Map<string, number>()
+        for (const f of (yield* state.facts.load).all) {
+          const s = f.absorbed || f.importance < 5 ? undefined : subjectOfRow(f)
+          if (s === undefined) continue
+          const marker = subjectMarker(s)
+          ready.set(marker, s)
+          counts.set(marker, (counts.get(marker) ?? 0) + 1)
+        }
+        const due = [...ready.keys()]
+          .filter((m) => (counts.get(m) ?? 0) >= Math.max(1, t.min_facts_for_reflection))
+          .sort()
+        const next = due.find((m) => m > lastServed) ?? due[0]
+        const subject = next === undefined ? undefined : ready.get(next)
+        if (next === undefined || subject === undefined) return undefined
+        lastServed = next
+        return yield* synthesize(state, subject)
+      })
+
+    return { synthesize, synthesizeScoped }
   })

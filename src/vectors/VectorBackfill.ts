@@ -44,8 +44,8 @@ export const vectorStoreOf = (state: VectorCache) =>
 /** The entries vectors are kept for: active facts, live reflections and non-protected persona entries. */
 export const pool = (state: VectorsHost) =>
   Effect.gen(function* () {
-    const { facts } = yield* state.facts.load
-    const reflections = yield* state.reflections.load
+    const { all: facts } = yield* state.facts.load
+    const reflections = yield* state.reflections.loadAll
     const entries: Array<PoolEntry> = [
       ...facts.map((f) => ({ kind: "fact" as const, id: f.id, text: f.text, raw: f })),
       ...reflections

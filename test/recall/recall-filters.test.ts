@@ -1,9 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recallByTime } from "../../src/recall/Hybrid.js"
 import * as Corpus from "../../src/recall/RecallCorpus.js"
-import { parseInstant, subjectKey } from "../../src/recall/RecallEntry.js"
+import { parseInstant } from "../../src/recall/RecallEntry.js"
+import { makeSubject, subjectMarker } from "../../src/domain/Subject.js"
+import { Either } from "effect"
 import { parseTimeWindow } from "../../src/recall/TimeWindow.js"
 import { corpusOf, fact, NOW, recall, reflection, t } from "../support/recall.js"
+
+const subjectKey = (kind: string, id: string, scope: string) =>
+  Either.getOrUndefined(Either.map(makeSubject(kind, id, scope), subjectMarker))
 
 const parseInstantLocal = (text: string) => parseInstant(text) ?? Number.NaN
 const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id).sort()

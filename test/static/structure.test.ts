@@ -146,7 +146,7 @@ describe("source structure", () => {
   })
 
   it("keeps the actor runtime free of features and of the character module", () => {
-    const features = /^src\/(character|recent|facts|reflection|persona|recall|vectors|dialog)\//
+    const features = /^src\/(character|recent|facts|reflection|persona|recall|vectors|dialog|scoped|trust)\//
     const reaching = [...graph()].flatMap(([from, tos]) =>
       from.startsWith("src/runtime/") ? tos.filter((to) => features.test(to)).map((to) => `${from} -> ${to}`) : []
     )
@@ -154,7 +154,7 @@ describe("source structure", () => {
   })
 
   it("keeps every feature free of the character module (features see their slice through a host type)", () => {
-    const feature = /^src\/(recent|facts|reflection|persona|recall|vectors|dialog)\//
+    const feature = /^src\/(recent|facts|reflection|persona|recall|vectors|dialog|scoped|trust)\//
     const reaching = [...graph()].flatMap(([from, tos]) =>
       feature.test(from) ? tos.filter((to) => to.startsWith("src/character/")).map((to) => `${from} -> ${to}`) : []
     )

@@ -1,0 +1,76 @@
+/**
+ * The group-chat commands inside a character's mailbox (scoped/ScopedCommands.ts): writes of facts to
+ * subjects (with the subjects' rows in `scoped_subjects.json`), the `scoped_context` render over the views,
+ * the mention counters of `scoped_mentions`, and `scoped_forget` (ScopedForget.ts).
+ */
+import { Clock, Deferred, Effect } from "effect"
+import type { Speakers } from "../../domain/Speakers.js"
+import { StoreError } from "../../store/DurableFs.js"
+import type { MemorySubject } from "../../domain/Subject.js"
+import type { PersonaHost } from "../../persona/PersonaHost.js"
+import { renderContext } from "../../scoped/ScopedContext.js"
+import type { ScopedCommand } from "../../scoped/ScopedCommands.js"
+import * as SubjectNames from "../../scoped/SubjectNames.js"
+import { persist } from "../../scoped/ScopedWrite.js"
+import type { Tunables } from "../../Tunables.js"
+import type * as State from "../CharacterState.js"
+import { forgetSubject } from "./ScopedForget.js"
+
+const storeFailure = (e: unknown): StoreError =>
+  e instanceof StoreError
+    ? e
+    : new StoreError({
+        op: "scoped",
+        file: typeof e === "object" && e !== null && "file" in e && typeof e.file === "string" ? e.file : "",
+        message: e instanceof Error ? e.message : "scoped memory failed"
+      })
+
+export const make = (deps: {
+  readonly tunables: Tunables
+  readonly speakers: Effect.Effect<Speakers>
+  readonly count: (text: string) => number
+  readonly trackMentions: (
+    state: PersonaHost,
+    replies: ReadonlyArray<string>,
+    subjects?: ReadonlyArray<MemorySubject>
+  ) => Effect.Effect<number, unknown>
+}) => {
+  const handle = (state: State.CharacterState, c: ScopedCommand) =>
+    Effect.gen(function* () {
+      switch (c._tag) {
+        case "ScopedWrite": {
+          const work = Effect.gen(function* () {
+            yield* state.ensureDir
+            const out = yield* Effect.forEach(c.writes, (w) => persist(state, w.subject, w.candidates, w.provenance))
+            yield* Effect.ignoreLogged(SubjectNames.make(state.dir).touch(c.writes))
+            return out
+          })
+          return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
+        }
+        case "ScopedContext": {
+          const work = Effect.gen(function* () {
+            if (!state.exists()) return ""
+            return renderContext({
+              subjects: c.subjects,
+              persona: yield* state.persona.load,
+              reflections: yield* state.reflections.loadAll,
+              displayNames: yield* Effect.orElseSucceed(SubjectNames.make(state.dir).names, () => new Map()),
+              language: c.language,
+              names: yield* deps.speakers,
+              nowMillis: yield* Clock.currentTimeMillis,
+              tunables: deps.tunables,
+              count: deps.count
+            })
+          })
+          return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
+        }
+        case "ScopedMentions": {
+          const work = state.exists() ? Effect.asVoid(deps.trackMentions(state, [c.text], c.subjects)) : Effect.void
+          return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
+        }
+        case "ScopedForget":
+          return yield* Deferred.complete(c.reply, forgetSubject(state, c.subject).pipe(Effect.mapError(storeFailure)))
+      }
+    })
+  return { handle }
+}

@@ -1,0 +1,195 @@
+/**
+ * The group-chat routes `POST /internal/memory/{name}/scoped_facts|scoped_history|scoped_context|
+ * scoped_forget|scoped_mentions` (neko-compat §1.7), with N.E.K.O.'s bodies, answers and errors: a body that
+ * does not match the model is FastAPI's 422, a contract breach (counts, lengths, a malformed subject) a 422
+ * with its `detail`, an invalid name a 400; `scoped_history` answers 502 when extraction gave no usable answer
+ * (the caller keeps its buffer and retries), `scoped_forget` 500 when a step failed (safe to retry).
+ * `scoped_context` is text/plain. Nothing is written before every check passed.
+ */
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { Effect, Either, Schema } from "effect"
+import { normaliseLanguage } from "../domain/Locale.js"
+import { subjectFields } from "../domain/Subject.js"
+import type { Fact } from "../facts/Fact.js"
+import { MemoryService, type MemoryError, type SegmentOutcome } from "../MemoryService.js"
+import {
+  displayNameOf,
+  factsOf,
+  ForgetBody,
+  MentionsBody,
+  ScopedFactsBody,
+  ScopedHistoryBody,
+  segmentsOf,
+  subjectOf,
+  subjectsOf,
+  SubjectsBody,
+  type Segment
+} from "../scoped/ScopedRequests.js"
+import { modelBodyText } from "./Body.js"
+import { detail, json, validation } from "./Responses.js"
+import { failure } from "./Routes.js"
+
+const nameParam = Effect.map(HttpRouter.params, (p) => p["name"] ?? "")
+
+/** The body through `schema`, or FastAPI's 422 for a body that is not the model. */
+const bodyOf = <A, I>(schema: Schema.Schema<A, I>, what: string) =>
+  Effect.map(modelBodyText, (text) =>
+    Either.mapLeft(Schema.decodeUnknownEither(Schema.parseJson(schema))(text), () =>
+      validation(["body"], `body does not match the ${what} model`, "model_type")
+    )
+  )
+
+const routed = <A>(
+  work: Effect.Effect<A, MemoryError>,
+  ok: (a: A) => HttpServerResponse.HttpServerResponse,
+  onStoreError?: HttpServerResponse.HttpServerResponse
+) =>
+  Effect.catchAll(Effect.map(work, ok), (e) =>
+    Effect.succeed(e._tag === "InvalidCharacterName" || onStoreError === undefined ? failure(e) : onStoreError)
+  )
+
+const ids = (facts: ReadonlyArray<Fact>) => facts.map((f) => f.id)
+
+/** The trust block of a segment that carried no trust source (what N.E.K.O. answers without a pool mutation). */
+const trustBlock = (s: Segment) => ({
+  resolved: s.body.speaker_trust ?? null,
+  persisted: null,
+  signals_applied: 0,
+  activity_applied: 0,
+  gated: null,
+  channel_collision: false
+})
+
+const identity = (f: Fact) => [f.id, String(f["subject_kind"]), String(f["subject_id"]), String(f["scope"])]
+
+const segmentAnswer = (s: Segment, o: SegmentOutcome) => {
+  const created = o.status === "ok" ? o.written.created : []
+  const reconciled = o.status === "ok" ? o.written.upgraded : []
+  return {
+    subject: subjectFields(s.subject),
+    trust: trustBlock(s),
+    status: o.status,
+    created: created.length,
+    dropped: 0,
+    fact_ids: ids(created),
+    fact_identities: [...created, ...reconciled].map(identity),
+    created_fact_identities: created.map(identity),
+    reconciled: reconciled.map((f) => ({ id: f.id })),
+    trust_events: []
+  }
+}
+
+const extractionFailed = detail(502, "scoped fact extraction failed; retry later")
+
+const scopedFacts = Effect.gen(function* () {
+  const memory = yield* MemoryService
+  const name = yield* nameParam
+  const body = yield* bodyOf(ScopedFactsBody, "scoped facts")
+  if (Either.isLeft(body)) return body.left
+  const facts = factsOf(body.right.facts)
+  if (Either.isLeft(facts)) return detail(422, facts.left)
+  const subject = subjectOf(body.right.subject)
+  if (Either.isLeft(subject)) return detail(422, subject.left)
+  const displayName = displayNameOf(body.right.display_name, "scoped_facts")
+  if (Either.isLeft(displayName)) return detail(422, displayName.left)
+  const language = normaliseLanguage(body.right.language)
+  if (language !== undefined) {
+    const set = yield* Effect.either(memory.setPromptLocale(name, language))
+    if (Either.isLeft(set)) return failure(set.left)
+  }
+  const write = { subject: subject.right, candidates: facts.right, displayName: displayName.right }
+  return yield* routed(memory.scopedWrite(name, [write]), (written) => {
+    const created = written[0]?.created ?? []
+    return json({
+      status: "stored",
+      subject: subjectFields(subject.right),
+      created: created.length,
+      fact_ids: ids(created)
+    })
+  })
+})
+
+const scopedHistory = Effect.gen(function* () {
+  const memory = yield* MemoryService
+  const name = yield* nameParam
+  const body = yield* bodyOf(ScopedHistoryBody, "scoped history")
+  if (Either.isLeft(body)) return body.left
+  const segments = segmentsOf(body.right)
+  if (Either.isLeft(segments)) return detail(422, segments.left)
+  const language = normaliseLanguage(body.right.language)
+  const batched = body.right.segments !== undefined && body.right.segments !== null
+  return yield* routed(memory.scopedHistory(name, segments.right, language), (outcomes) => {
+    if (outcomes.every((o) => o.status === "failed")) return extractionFailed
+    if (batched)
+      return json({ status: "processed", segments: segments.right.map((s, i) => segmentAnswer(s, outcomes[i]!)) })
+    const [s, o] = [segments.right[0]!, outcomes[0]!]
+    const answer = segmentAnswer(s, o)
+    return json({
+      status: "processed",
+      subject: answer.subject,
+      created: answer.created,
+      fact_ids: answer.fact_ids,
+      trust: answer.trust,
+      trust_events: []
+    })
+  })
+})
+
+/** The subjects of a `subjects` body, or the 422 for a count outside 1..8 or a malformed subject. */
+const subjectsFrom = (wires: typeof SubjectsBody.Type.subjects) =>
+  Either.mapLeft(subjectsOf(wires), (message) => detail(422, message))
+
+const scopedContext = Effect.gen(function* () {
+  const memory = yield* MemoryService
+  const name = yield* nameParam
+  const body = yield* bodyOf(SubjectsBody, "scoped context")
+  if (Either.isLeft(body)) return body.left
+  const subjects = subjectsFrom(body.right.subjects)
+  if (Either.isLeft(subjects)) return subjects.left
+  return yield* routed(memory.scopedContext(name, subjects.right, normaliseLanguage(body.right.language)), (text) =>
+    HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
+  )
+})
+
+const scopedMentions = Effect.gen(function* () {
+  const memory = yield* MemoryService
+  const name = yield* nameParam
+  const body = yield* bodyOf(MentionsBody, "scoped mentions")
+  if (Either.isLeft(body)) return body.left
+  const subjects = subjectsFrom(body.right.subjects)
+  if (Either.isLeft(subjects)) return subjects.left
+  const text = body.right.response_text.trim()
+  if (text === "") return json({ status: "skipped" })
+  return yield* routed(memory.scopedMentions(name, subjects.right, text), () => json({ status: "recorded" }))
+})
+
+const scopedForget = Effect.gen(function* () {
+  const memory = yield* MemoryService
+  const name = yield* nameParam
+  const body = yield* bodyOf(ForgetBody, "scoped forget")
+  if (Either.isLeft(body)) return body.left
+  const subject = subjectOf(body.right.subject)
+  if (Either.isLeft(subject)) return detail(422, subject.left)
+  return yield* routed(
+    memory.scopedForget(name, subject.right),
+    (stats) =>
+      json({
+        status: "forgotten",
+        subject: subjectFields(subject.right),
+        forgotten_subjects: [subjectFields(subject.right)],
+        ...stats
+      }),
+    detail(500, "scoped forget failed; retry is safe and idempotent")
+  )
+})
+
+const post = (path: `/internal/memory/:name/${string}`, route: typeof scopedFacts) =>
+  HttpRouter.post(path, route.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response))))
+
+export const scopedRouter = HttpRouter.empty.pipe(
+  post("/internal/memory/:name/scoped_facts", scopedFacts),
+  post("/internal/memory/:name/scoped_history", scopedHistory),
+  post("/internal/memory/:name/scoped_context", scopedContext),
+  post("/internal/memory/:name/scoped_mentions", scopedMentions),
+  post("/internal/memory/:name/scoped_forget", scopedForget)
+)

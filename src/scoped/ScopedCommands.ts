@@ -1,0 +1,90 @@
+/**
+ * The group-chat commands a character's mailbox takes: writing facts to subjects (from `scoped_facts`, or the
+ * candidates `scoped_history` extracted outside the mailbox), rendering `scoped_context`, counting
+ * `scoped_mentions`, and `scoped_forget`. The character's command union includes them; `isScopedCommand`
+ * tells them apart for dispatch.
+ */
+import { Schema } from "effect"
+import type { Language } from "../domain/Locale.js"
+import { SUBJECT_KINDS, type MemorySubject } from "../domain/Subject.js"
+import { EventWhenRaw, Fact } from "../facts/Fact.js"
+import type { Reply } from "../runtime/Actor.js"
+import type { StoreError } from "../store/DurableFs.js"
+import type { Provenance, ScopedCandidate, Written } from "./ScopedWrite.js"
+
+export interface SubjectWrite {
+  readonly subject: MemorySubject
+  readonly candidates: ReadonlyArray<ScopedCandidate>
+  readonly provenance?: Provenance | undefined
+  readonly displayName?: string | undefined
+}
+
+/** What `scoped_forget` reports, N.E.K.O.'s counters (kioku's `display_name`: the name row went too). */
+export const ScopedForgetStats = Schema.Struct({
+  pending_dedup: Schema.Number,
+  facts: Schema.Number,
+  facts_archive: Schema.Number,
+  reflections: Schema.Number,
+  surfaced: Schema.Number,
+  persona_entries: Schema.Number,
+  persona_section_dropped: Schema.Boolean,
+  corrections: Schema.Number,
+  display_name: Schema.Boolean
+})
+export type ScopedForgetStats = typeof ScopedForgetStats.Type
+
+/** The schemas cluster mode sends these commands' payloads and answers with. */
+export const SubjectSchema = Schema.Struct({
+  kind: Schema.Literal(...SUBJECT_KINDS),
+  subjectId: Schema.String,
+  scope: Schema.String
+})
+export const SubjectWriteSchema = Schema.Struct({
+  subject: SubjectSchema,
+  candidates: Schema.Array(
+    Schema.Struct({
+      text: Schema.String,
+      importance: Schema.Number,
+      source: Schema.Literal("user_observation", "ai_disclosure"),
+      event_when: Schema.optional(EventWhenRaw)
+    })
+  ),
+  provenance: Schema.optional(
+    Schema.Struct({
+      speaker_label: Schema.optional(Schema.String),
+      speaker_id: Schema.optional(Schema.String),
+      speaker_trust: Schema.optional(Schema.Number),
+      speaker_entity_id: Schema.optional(Schema.String)
+    })
+  ),
+  displayName: Schema.optional(Schema.UndefinedOr(Schema.String))
+})
+export const WrittenSchema = Schema.Struct({ created: Schema.Array(Fact), upgraded: Schema.Array(Fact) })
+
+export type ScopedCommand =
+  | {
+      readonly _tag: "ScopedWrite"
+      readonly writes: ReadonlyArray<SubjectWrite>
+      readonly reply: Reply<ReadonlyArray<Written>, StoreError>
+    }
+  | {
+      readonly _tag: "ScopedContext"
+      readonly subjects: ReadonlyArray<MemorySubject>
+      readonly language: Language
+      readonly reply: Reply<string, StoreError>
+    }
+  | {
+      readonly _tag: "ScopedMentions"
+      readonly subjects: ReadonlyArray<MemorySubject>
+      readonly text: string
+      readonly reply: Reply<void, StoreError>
+    }
+  | {
+      readonly _tag: "ScopedForget"
+      readonly subject: MemorySubject
+      readonly reply: Reply<ScopedForgetStats, StoreError>
+    }
+
+const tags: ReadonlySet<string> = new Set(["ScopedWrite", "ScopedContext", "ScopedMentions", "ScopedForget"])
+
+export const isScopedCommand = (c: { readonly _tag: string }): c is ScopedCommand => tags.has(c._tag)

@@ -1,0 +1,96 @@
+/**
+ * Writing group-chat facts (neko-compat §1.7, §2.3): each fact is stamped with its subject, takes the subject
+ * kind as entity and a hash salted with `<subject key>\n<scope>\n`, so the same sentence in two subjects is
+ * two facts and never meets a private one. An exact repeat within the subject is skipped, except that a user
+ * observation upgrades a stored AI disclosure. Scoped facts skip Stage-2 evidence (`signal_processed` true)
+ * and carry the speaker's provenance when the request names one. Written as `fact.added` / `fact.updated`
+ * journal lines before facts.json changes, like every fact.
+ */
+import { Clock, Effect } from "effect"
+import { createHash, randomUUID } from "node:crypto"
+import { localIso } from "../domain/LocalTime.js"
+import { subjectFields, subjectKey, type MemorySubject } from "../domain/Subject.js"
+import { clampImportance, eventWindow, factId, type EventWhenRaw, type Fact } from "../facts/Fact.js"
+import { FACT_ADDED, FACT_UPDATED, factLine } from "../facts/FactEvents.js"
+import type { FactsHost } from "../facts/FactsHost.js"
+import type { StoreError } from "../store/DurableFs.js"
+import type { ViewDecodeError } from "../store/ViewFile.js"
+
+export interface ScopedCandidate {
+  readonly text: string
+  readonly importance: number
+  readonly source: "user_observation" | "ai_disclosure"
+  readonly event_when?: EventWhenRaw | undefined
+}
+
+/** Who said it, copied onto the new user observations (never read from a model's answer). */
+export interface Provenance {
+  readonly speaker_label?: string | undefined
+  readonly speaker_id?: string | undefined
+  readonly speaker_trust?: number | undefined
+  readonly speaker_entity_id?: string | undefined
+}
+
+export const scopedHash = (subject: MemorySubject, text: string): string =>
+  createHash("sha256")
+    .update(`${subjectKey(subject)}\n${subject.scope}\n${text}`)
+    .digest("hex")
+    .slice(0, 16)
+
+export interface Written {
+  readonly created: ReadonlyArray<Fact>
+  readonly upgraded: ReadonlyArray<Fact>
+}
+
+export const persist = (
+  state: FactsHost,
+  subject: MemorySubject,
+  candidates: ReadonlyArray<ScopedCandidate>,
+  provenance: Provenance = {}
+): Effect.Effect<Written, StoreError | ViewDecodeError> =>
+  Effect.gen(function* () {
+    const { byHash } = yield* state.facts.load
+    const millis = yield* Clock.currentTimeMillis
+    const created = localIso(millis)
+    const fresh: Array<Fact> = []
+    const upgraded: Array<Fact> = []
+    const seen = new Set<string>()
+    const said = Object.fromEntries(Object.entries(provenance).filter(([, v]) => v !== undefined))
+    for (const c of candidates) {
+      const text = c.text.trim()
+      if (text === "") continue
+      const hash = scopedHash(subject, text)
+      if (seen.has(hash)) continue
+      seen.add(hash)
+      const existing = byHash.get(hash)
+      if (existing) {
+        if (existing.source === "ai_disclosure" && c.source === "user_observation")
+          upgraded.push({ ...existing, source: "user_observation", signal_processed: true })
+        continue
+      }
+      const when = c.event_when ?? null
+      fresh.push({
+        ...subjectFields(subject),
+        ...(c.source === "user_observation" ? said : {}),
+        id: factId(created, hash),
+        text,
+        importance: clampImportance(c.importance),
+        entity: subject.kind,
+        source: c.source,
+        tags: [],
+        hash,
+        created_at: created,
+        event_when_raw: when,
+        ...eventWindow(when, millis),
+        schema_version: 2,
+        absorbed: false,
+        signal_processed: true
+      })
+    }
+    const lines = [
+      ...upgraded.map((f) => factLine(randomUUID(), FACT_UPDATED, f, created)),
+      ...fresh.map((f) => factLine(randomUUID(), FACT_ADDED, f, created))
+    ]
+    if (lines.length > 0) yield* state.journal(lines)
+    return { created: fresh, upgraded }
+  })

@@ -1,0 +1,84 @@
+/**
+ * `scoped_subjects.json`: the group-chat subjects a character has memories of, with the display name a
+ * request last gave (a group's name, a member's nickname; sanitised, cosmetic, never part of the isolation
+ * key) and when the subject was last written. Read by `scoped_context` headers and the memory browser; a
+ * subject's row goes with `scoped_forget`. kioku's own file: N.E.K.O. keeps the name on the persona section.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import * as path from "node:path"
+import { localIso } from "../domain/LocalTime.js"
+import { subjectFields, subjectMarker, subjectOfRow, type MemorySubject } from "../domain/Subject.js"
+import * as ViewFile from "../store/ViewFile.js"
+
+const Row = Schema.Struct(
+  {
+    subject_kind: Schema.String,
+    subject_id: Schema.String,
+    scope: Schema.String,
+    display_name: Schema.optional(Schema.NullOr(Schema.String)),
+    last_write_at: Schema.optional(Schema.String)
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+type Row = typeof Row.Type
+const File = Schema.Array(Row)
+
+export const FILE = "scoped_subjects.json"
+
+export const make = (dir: string) => {
+  const view = ViewFile.make(File, path.join(dir, FILE))
+  const rows = Effect.map(
+    view.read,
+    Option.getOrElse((): ReadonlyArray<Row> => [])
+  )
+
+  /** Display names by subject marker. */
+  const names = Effect.map(rows, (rs) => {
+    const out = new Map<string, string>()
+    for (const r of rs) {
+      const s = subjectOfRow(r)
+      if (s !== undefined && typeof r.display_name === "string" && r.display_name !== "")
+        out.set(subjectMarker(s), r.display_name)
+    }
+    return out
+  })
+
+  /** Records a write for each subject, with its display name when one was given. */
+  const touch = (
+    written: ReadonlyArray<{ readonly subject: MemorySubject; readonly displayName?: string | undefined }>
+  ) =>
+    Effect.gen(function* () {
+      if (written.length === 0) return
+      const at = localIso(yield* Clock.currentTimeMillis)
+      const byMarker = new Map<string, Row>()
+      for (const r of yield* rows) {
+        const s = subjectOfRow(r)
+        if (s !== undefined) byMarker.set(subjectMarker(s), r)
+      }
+      for (const w of written) {
+        const marker = subjectMarker(w.subject)
+        const old = byMarker.get(marker)
+        byMarker.set(marker, {
+          ...old,
+          ...subjectFields(w.subject),
+          display_name: w.displayName ?? old?.display_name ?? null,
+          last_write_at: at
+        })
+      }
+      yield* view.write([...byMarker.values()])
+    })
+
+  /** Drops `subject`'s row; true when there was one. */
+  const forget = (subject: MemorySubject) =>
+    Effect.gen(function* () {
+      const all = yield* rows
+      const kept = all.filter((r) => {
+        const s = subjectOfRow(r)
+        return s === undefined || subjectMarker(s) !== subjectMarker(subject)
+      })
+      if (kept.length !== all.length) yield* view.write(kept)
+      return kept.length !== all.length
+    })
+
+  return { file: view.file, rows, names, touch, forget }
+}
