@@ -26,6 +26,7 @@ import { Recovered, RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { DerivedClaims } from "./runtime/DerivedClaims.js"
 import { CharacterRelease } from "./character/lifecycle/Release.js"
 import { AppFiles } from "./store/AppFiles.js"
+import { TrustService } from "./trust/TrustService.js"
 import * as RootLock from "./store/RootLock.js"
 import type { ClusterOptions, ClusterSetupError } from "./cluster/Options.js"
 import type { SocketServerError } from "@effect/platform/SocketServer"
@@ -66,10 +67,12 @@ export const appLayer = (options: AppOptions) => {
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
   const core = <E, R>(service: Layer.Layer<MemoryService, E, R>) =>
-    Layer.mergeAll(Layer.merge(service, loops), RuntimeStatus.layer(initial), CharacterRelease.layer).pipe(
-      Layer.provideMerge(registryAndActivity),
-      Layer.provideMerge(Recovered.layer)
-    )
+    Layer.mergeAll(
+      Layer.merge(service, loops),
+      RuntimeStatus.layer(initial),
+      CharacterRelease.layer,
+      TrustService.Default
+    ).pipe(Layer.provideMerge(registryAndActivity), Layer.provideMerge(Recovered.layer))
   // Loaded only when a runner starts: single-process mode never evaluates the cluster modules.
   const clustered = (cluster: ClusterOptions) =>
     Layer.unwrapEffect(

@@ -28,6 +28,7 @@ import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
 import { browserRouter } from "./BrowserRoutes.js"
 import { assetRouter } from "./AssetRoutes.js"
+import { trustRouter } from "./TrustRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -56,6 +57,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
     entryRouter,
     browserRouter,
     memoryApiRouter,
+    trustRouter,
     assetRouter
   ).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
