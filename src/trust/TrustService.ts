@@ -1,21 +1,35 @@
 /**
- * The speaker-trust pool and identity graph as operations, shaped as N.E.K.O. answers them (`persisted` on
- * every change). Also the port the group-chat routes use:
+ * The speaker-trust pool and identity graph as operations, answered in N.E.K.O.'s shapes (`persisted` on
+ * every change), and the port of the group-chat routes (`yield* TrustService`; pure helpers in
+ * SubjectIdentity.ts and SegmentTrust.ts, all over ONE `TrustSnapshot` taken per request before any write):
  *
- * - `snapshot: Effect<TrustSnapshot>` — take ONE per request, before any fact write, and pass it to the pure
- *   helpers of SubjectIdentity.ts (`foldParticipants`, `flattenGroups`, `canonicalSubject`,
- *   `forgetFanoutTargets`) and SegmentTrust.ts (`resolveTrustSource`, `stampResolvedTrust`,
- *   `trustMutationFor`, `trustResponseBlock`).
- * - `foldRequestSubjects(subjects: ReadonlyArray<MemorySubject>)` →
- *   `Effect<{ groups: ReadonlyArray<ParticipantGroup>, subjects: ReadonlyArray<MemorySubject> }>`: one slot
- *   per participant (render order) and the flattened list that authorises reads (`_fold_request_subjects`).
- * - `forgetFanoutTargets(subject: MemorySubject)` → `Effect<ReadonlyArray<MemorySubject>>`: every subject a
- *   `scoped_forget` erases, sorted (`_forget_fanout_targets`).
- * - `applyForSegments(segments: ReadonlyArray<TrustSegment>)` →
- *   `Effect<{ result: TrustApplyResult | undefined, outcomes: ReadonlyArray<MutationOutcome> }>`: the last
- *   write of a `scoped_history` request, one pool write for the whole batch; never fails; `outcomes[i]`
- *   belongs to `segments[i]`; `result` is undefined when no segment had anything to settle
- *   (`_apply_trust_for_segments`). Feed `(segment, stamped, result, outcomes[i])` to `trustResponseBlock`.
+ * (1) Subjects → participants (`_fold_request_subjects`):
+ *   `foldRequestSubjects(subjects: ReadonlyArray<MemorySubject>)` →
+ *   `Effect<{ groups: ReadonlyArray<ParticipantGroup>, subjects: ReadonlyArray<MemorySubject> }>` — `groups`: one
+ *   slot per participant in request order (`primary` heads it, `members` are every subject of its accounts on
+ *   that platform, `markers` = `subjectMarker` of each member); `subjects`: the flattened read authorisation.
+ *   Pure forms: `foldParticipants(subjects, snap)`, `flattenGroups(groups)`, `expandSubject(s, snap)`; for the
+ *   write side, `canonicalSubject(s, snap): MemorySubject` (`_apply_canonical_write_routing`: the subject a
+ *   write goes to; `s` itself unless the speaker's entity has a sealed canonical account on that platform).
+ * (2) Forget fan-out (`_forget_fanout_targets`): `forgetFanoutTargets(subject: MemorySubject)` →
+ *   `Effect<ReadonlyArray<MemorySubject>>` — the whole participant on the subject's platform, the requested
+ *   subject always included, sorted by (key, scope) (pure: `forgetFanoutTargets(s, snap)`).
+ * (3) `scoped_history` trust, per segment (the single shape is one segment with position `""`):
+ *   a. `resolveTrustSource(fields: TrustSourceFields, position: "segment N: " | "", speakerId: string |
+ *      undefined): Either<TrustSource, string>` — `Left` is the 422 `detail`; `speakerId` is
+ *      `normalizeAccountId(speaker_id)` (422 `invalid speaker_id` when given but undefined is the caller's).
+ *   b. `snapshot: Effect<TrustSnapshot>` once per request (`_trust_snapshot_for_request`).
+ *   c. `stampResolvedTrust({ speakerId, source }, snap): StampedTrust` — `{ speakerTrust: number | null (stamp
+ *      `speaker_trust` on the facts only when a number), speakerEntityId (stamp `speaker_entity_id`), gated }`.
+ *   d. after the facts are written: `applyForSegments(segments: ReadonlyArray<TrustSegment>)` →
+ *      `Effect<{ result: TrustApplyResult | undefined, outcomes: ReadonlyArray<MutationOutcome> }>`, one pool
+ *      write for the batch, never fails, `outcomes[i]` is `segments[i]`'s, `result` undefined when nothing
+ *      was to settle (`_apply_trust_for_segments`; `trustMutationFor(segment)` is its per-segment step).
+ *      A `TrustSegment` is `{ speakerId, source, signalEvents, activityEvents }` — `activityEvents` =
+ *      `source.activityEvents` for a segment whose extraction concluded, `[]` otherwise.
+ *   e. `trustResponseBlock({ source, signalEvents }, stamped, result, outcomes[i]): TrustBlock` — the
+ *      response's `trust` object `{resolved, persisted, signals_applied, activity_applied, gated,
+ *      channel_collision}` (`_trust_response_block`).
  */
 import { Effect, Either } from "effect"
 import { KiokuConfig } from "../Config.js"

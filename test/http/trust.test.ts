@@ -202,4 +202,13 @@ describe("speaker-trust routes", () => {
     const healed = JSON.parse((await get(`${third.url}/internal/trust/profile?account_id=qq:2`)).text)
     assert.deepInclude(healed, { known: true, entity_id: entityOf("qq:1") })
   })
+  it("answers 409 storage_startup_blocked on the trust and identity routes while storage is blocked", async () => {
+    const server = await start(path.join(temp.root, "blocked"), ["--start-blocked"])
+    for (const route of ["identity/accounts/ensure", "trust/waive_legacy_barrier"]) {
+      const res = await call(`${server.url}/internal/${route}`, { account_id: "qq:1", platform: "qq" })
+      assert.strictEqual(res.status, 409)
+      assert.deepInclude(res.body, { error_code: "storage_startup_blocked", limited_mode: true })
+    }
+    assert.strictEqual((await get(`${server.url}/internal/trust/profile?account_id=qq:1`)).status, 409)
+  })
 })
