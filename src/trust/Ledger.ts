@@ -115,7 +115,8 @@ export const observeChannel = (pool: Pool, accountId: string, channel: string | 
   if (seen !== undefined) {
     seen.last = now
     seen.count += 1
-    ;(observations[channel] ??= { first_seen: now, last_seen: now, accounts: 1 }).last_seen = now
+    const stats = (observations[channel] ??= { first_seen: now, last_seen: now, accounts: 1 })
+    stats.last_seen = now
     return false
   }
   record.channels_seen[channel] = { first: now, last: now, count: 1 }
