@@ -210,7 +210,7 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
         const writes = segments.flatMap((s, i) => {
           const f = found[i]
           return f !== undefined && Either.isRight(f)
-            ? [{ subject: s.subject, candidates: f.right, provenance: provenanceOf(s), displayName: s.displayName }]
+            ? [{ subject: s.subject, candidates: f.right, provenance: s.provenance, displayName: s.displayName }]
             : []
         })
         const written = writes.length === 0 ? [] : yield* ops.scopedWrite(raw, writes)
@@ -222,11 +222,6 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
         })
       })
   })
-
-const provenanceOf = (s: Segment) => ({
-  ...(s.speakerLabel !== undefined ? { speaker_label: s.speakerLabel } : {}),
-  ...(s.speakerId !== undefined ? { speaker_id: s.speakerId } : {})
-})
 
 /** The operations on this process's own actors (the whole service out of cluster mode). */
 export const makeLocal = Effect.gen(function* () {

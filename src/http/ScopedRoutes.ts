@@ -25,6 +25,11 @@ import {
   SubjectsBody,
   type Segment
 } from "../scoped/ScopedRequests.js"
+import type { ScopedForgetStats } from "../scoped/ScopedCommands.js"
+import { canonicalSubject } from "../trust/SubjectIdentity.js"
+import { stampResolvedTrust, trustResponseBlock, type StampedTrust, type TrustBlock } from "../trust/SegmentTrust.js"
+import type { TrustSnapshot } from "../trust/TrustSnapshot.js"
+import { TrustService } from "../trust/TrustService.js"
 import { modelBodyText } from "./Body.js"
 import { detail, json, validation } from "./Responses.js"
 import { failure } from "./Routes.js"
@@ -50,24 +55,36 @@ const routed = <A>(
 
 const ids = (facts: ReadonlyArray<Fact>) => facts.map((f) => f.id)
 
-/** The trust block of a segment that carried no trust source (what N.E.K.O. answers without a pool mutation). */
-const trustBlock = (s: Segment) => ({
-  resolved: s.body.speaker_trust ?? null,
-  persisted: null,
-  signals_applied: 0,
-  activity_applied: 0,
-  gated: null,
-  channel_collision: false
-})
+/** A segment routed to its canonical subject, with what its facts say of the speaker and its trust. */
+interface Routed {
+  readonly segment: Segment
+  readonly stamped: StampedTrust
+}
+
+const route = (s: Segment, snap: TrustSnapshot): Routed => {
+  const stamped = stampResolvedTrust({ speakerId: s.speakerId, source: s.trust }, snap)
+  const provenance =
+    s.speakerLabel === undefined || (s.body.speaker_label ?? "").trim() === ""
+      ? undefined
+      : {
+          speaker_label: s.speakerLabel,
+          ...(stamped.speakerTrust !== null ? { speaker_trust: stamped.speakerTrust } : {}),
+          ...(s.speakerId !== undefined ? { speaker_id: s.speakerId } : {}),
+          ...(s.speakerId !== undefined && stamped.speakerEntityId !== undefined
+            ? { speaker_entity_id: stamped.speakerEntityId }
+            : {})
+        }
+  return { segment: { ...s, subject: canonicalSubject(s.subject, snap), provenance }, stamped }
+}
 
 const identity = (f: Fact) => [f.id, String(f["subject_kind"]), String(f["subject_id"]), String(f["scope"])]
 
-const segmentAnswer = (s: Segment, o: SegmentOutcome) => {
+const segmentAnswer = (s: Segment, o: SegmentOutcome, trust: TrustBlock) => {
   const created = o.status === "ok" ? o.written.created : []
   const reconciled = o.status === "ok" ? o.written.upgraded : []
   return {
     subject: subjectFields(s.subject),
-    trust: trustBlock(s),
+    trust,
     status: o.status,
     created: created.length,
     dropped: 0,
@@ -79,6 +96,19 @@ const segmentAnswer = (s: Segment, o: SegmentOutcome) => {
   }
 }
 
+/** N.E.K.O.'s sum of per-target counters: numbers add, flags or. */
+const sumStats = (a: ScopedForgetStats, b: ScopedForgetStats): ScopedForgetStats => ({
+  pending_dedup: a.pending_dedup + b.pending_dedup,
+  facts: a.facts + b.facts,
+  facts_archive: a.facts_archive + b.facts_archive,
+  reflections: a.reflections + b.reflections,
+  surfaced: a.surfaced + b.surfaced,
+  persona_entries: a.persona_entries + b.persona_entries,
+  persona_section_dropped: a.persona_section_dropped || b.persona_section_dropped,
+  corrections: a.corrections + b.corrections,
+  display_name: a.display_name || b.display_name
+})
+
 const extractionFailed = detail(502, "scoped fact extraction failed; retry later")
 
 const scopedFacts = Effect.gen(function* () {
@@ -88,8 +118,9 @@ const scopedFacts = Effect.gen(function* () {
   if (Either.isLeft(body)) return body.left
   const facts = factsOf(body.right.facts)
   if (Either.isLeft(facts)) return detail(422, facts.left)
-  const subject = subjectOf(body.right.subject)
-  if (Either.isLeft(subject)) return detail(422, subject.left)
+  const requested = subjectOf(body.right.subject)
+  if (Either.isLeft(requested)) return detail(422, requested.left)
+  const subject = canonicalSubject(requested.right, yield* (yield* TrustService).snapshot)
   const displayName = displayNameOf(body.right.display_name, "scoped_facts")
   if (Either.isLeft(displayName)) return detail(422, displayName.left)
   const language = normaliseLanguage(body.right.language)
@@ -97,12 +128,12 @@ const scopedFacts = Effect.gen(function* () {
     const set = yield* Effect.either(memory.setPromptLocale(name, language))
     if (Either.isLeft(set)) return failure(set.left)
   }
-  const write = { subject: subject.right, candidates: facts.right, displayName: displayName.right }
+  const write = { subject, candidates: facts.right, displayName: displayName.right }
   return yield* routed(memory.scopedWrite(name, [write]), (written) => {
     const created = written[0]?.created ?? []
     return json({
       status: "stored",
-      subject: subjectFields(subject.right),
+      subject: subjectFields(subject),
       created: created.length,
       fact_ids: ids(created)
     })
@@ -114,16 +145,40 @@ const scopedHistory = Effect.gen(function* () {
   const name = yield* nameParam
   const body = yield* bodyOf(ScopedHistoryBody, "scoped history")
   if (Either.isLeft(body)) return body.left
-  const segments = segmentsOf(body.right)
-  if (Either.isLeft(segments)) return detail(422, segments.left)
+  const parsed = segmentsOf(body.right)
+  if (Either.isLeft(parsed)) return detail(422, parsed.left)
+  const trust = yield* TrustService
+  const snap = yield* trust.snapshot
+  const routedSegments = parsed.right.map((s) => route(s, snap))
+  const segments = routedSegments.map((r) => r.segment)
   const language = normaliseLanguage(body.right.language)
   const batched = body.right.segments !== undefined && body.right.segments !== null
-  return yield* routed(memory.scopedHistory(name, segments.right, language), (outcomes) => {
-    if (outcomes.every((o) => o.status === "failed")) return extractionFailed
-    if (batched)
-      return json({ status: "processed", segments: segments.right.map((s, i) => segmentAnswer(s, outcomes[i]!)) })
-    const [s, o] = [segments.right[0]!, outcomes[0]!]
-    const answer = segmentAnswer(s, o)
+  const outcomes = yield* Effect.either(memory.scopedHistory(name, segments, language))
+  if (Either.isLeft(outcomes)) return failure(outcomes.left)
+  if (outcomes.right.every((o) => o.status === "failed")) return extractionFailed
+  const settled = yield* trust.applyForSegments(
+    segments.map((s, i) => ({
+      speakerId: s.speakerId,
+      source: s.trust,
+      signalEvents: [],
+      activityEvents: outcomes.right[i]?.status === "ok" ? s.trust.activityEvents : []
+    }))
+  )
+  const answers = segments.map((s, i) =>
+    segmentAnswer(
+      s,
+      outcomes.right[i]!,
+      trustResponseBlock(
+        { source: s.trust, signalEvents: [] },
+        routedSegments[i]!.stamped,
+        settled.result,
+        settled.outcomes[i]
+      )
+    )
+  )
+  {
+    if (batched) return json({ status: "processed", segments: answers })
+    const answer = answers[0]!
     return json({
       status: "processed",
       subject: answer.subject,
@@ -132,19 +187,28 @@ const scopedHistory = Effect.gen(function* () {
       trust: answer.trust,
       trust_events: []
     })
-  })
+  }
 })
 
-/** The subjects of a `subjects` body, or the 422 for a count outside 1..8 or a malformed subject. */
+/**
+ * The subjects of a `subjects` body widened to every account of the same participant (the identity graph),
+ * or the 422 for a count outside 1..8 or a malformed subject.
+ */
 const subjectsFrom = (wires: typeof SubjectsBody.Type.subjects) =>
-  Either.mapLeft(subjectsOf(wires), (message) => detail(422, message))
+  Either.match(subjectsOf(wires), {
+    onLeft: (message) => Effect.succeed(Either.left(detail(422, message))),
+    onRight: (subjects) =>
+      Effect.flatMap(TrustService, (trust) =>
+        Effect.map(trust.foldRequestSubjects(subjects), (folded) => Either.right(folded.subjects))
+      )
+  })
 
 const scopedContext = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
   const body = yield* bodyOf(SubjectsBody, "scoped context")
   if (Either.isLeft(body)) return body.left
-  const subjects = subjectsFrom(body.right.subjects)
+  const subjects = yield* subjectsFrom(body.right.subjects)
   if (Either.isLeft(subjects)) return subjects.left
   return yield* routed(memory.scopedContext(name, subjects.right, normaliseLanguage(body.right.language)), (text) =>
     HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
@@ -156,7 +220,7 @@ const scopedMentions = Effect.gen(function* () {
   const name = yield* nameParam
   const body = yield* bodyOf(MentionsBody, "scoped mentions")
   if (Either.isLeft(body)) return body.left
-  const subjects = subjectsFrom(body.right.subjects)
+  const subjects = yield* subjectsFrom(body.right.subjects)
   if (Either.isLeft(subjects)) return subjects.left
   const text = body.right.response_text.trim()
   if (text === "") return json({ status: "skipped" })
@@ -170,13 +234,20 @@ const scopedForget = Effect.gen(function* () {
   if (Either.isLeft(body)) return body.left
   const subject = subjectOf(body.right.subject)
   if (Either.isLeft(subject)) return detail(422, subject.left)
+  const trust = yield* TrustService
+  if (!(yield* trust.snapshot).loaded)
+    return detail(503, "identity pool unreadable; refusing a partial scoped forget, retry once the trust pool loads")
+  const targets = yield* trust.forgetFanoutTargets(subject.right)
   return yield* routed(
-    memory.scopedForget(name, subject.right),
+    Effect.map(
+      Effect.forEach(targets, (t) => memory.scopedForget(name, t)),
+      (all) => all.reduce(sumStats)
+    ),
     (stats) =>
       json({
         status: "forgotten",
         subject: subjectFields(subject.right),
-        forgotten_subjects: [subjectFields(subject.right)],
+        forgotten_subjects: targets.map(subjectFields),
         ...stats
       }),
     detail(500, "scoped forget failed; retry is safe and idempotent")

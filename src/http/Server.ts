@@ -28,7 +28,7 @@ import { memoryApiRouter } from "./MemoryApiRoutes.js"
 import { statechartRouter } from "./StatechartRoutes.js"
 import { browserRouter } from "./BrowserRoutes.js"
 import { assetRouter } from "./AssetRoutes.js"
-import { trustRouter } from "./TrustRoutes.js"
+import { trustRouter } from "./trust/TrustRoutes.js"
 
 export interface ServeOptions {
   readonly port: number

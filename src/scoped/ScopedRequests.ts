@@ -8,6 +8,16 @@
 import { Either, Schema } from "effect"
 import { normaliseMessage, type StoredMessage } from "../domain/Message.js"
 import { subjectFromWire, SubjectWire, type MemorySubject } from "../domain/Subject.js"
+import { normalizeAccountId } from "../trust/Identity.js"
+import {
+  ActivityEventWire,
+  ChannelWire,
+  resolveTrustSource,
+  TierWire,
+  TrustScore,
+  type TrustSource
+} from "../trust/SegmentTrust.js"
+import type { Provenance } from "./ScopedWrite.js"
 
 export const MAX_FACTS = 32
 export const MAX_FACT_CHARS = 2000
@@ -16,13 +26,10 @@ export const MAX_SEGMENTS = 8
 export const MAX_MESSAGES = 200
 export const MAX_LABEL_CHARS = 64
 
-const Tier = Schema.Literal("admin", "trusted", "normal", "none")
-const Unit = Schema.Number.pipe(Schema.between(0, 1))
-const ActivityEvent = Schema.Struct({
-  id: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_.:-]{8,96}$/)),
-  count: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1000)), { default: () => 1 })
-})
-const Channel = Schema.String.pipe(Schema.pattern(/^[a-z0-9_]{1,16}$/))
+const Tier = TierWire
+const Unit = TrustScore
+const ActivityEvent = ActivityEventWire
+const Channel = ChannelWire
 
 /** What a speaker says of trust in `scoped_history` (the trust pool reads it; see src/trust/). */
 const speakerFields = {
@@ -94,6 +101,9 @@ export interface Segment {
   readonly speakerId: string | undefined
   readonly displayName: string | undefined
   readonly body: SegmentBody | ScopedHistoryBody
+  readonly trust: TrustSource
+  /** Who said it, stamped on the segment's new user observations (set once the trust pool was read). */
+  readonly provenance?: Provenance | undefined
 }
 
 const structural = /[[\]|]/g
@@ -150,8 +160,8 @@ const messagesOf = (raw: string, prefix: string): Either.Either<ReadonlyArray<St
 
 const speakerIdOf = (raw: string | null | undefined, prefix: string) => {
   if (raw === undefined || raw === null) return Either.right(undefined)
-  const v = raw.trim()
-  return v === "" || v.length > 256 || /\p{C}/u.test(v) ? Either.left(`${prefix}invalid speaker_id`) : Either.right(v)
+  const id = normalizeAccountId(raw)
+  return id === undefined ? Either.left(`${prefix}invalid speaker_id`) : Either.right(id)
 }
 
 const singleOnly = [
@@ -188,8 +198,9 @@ export const segmentsOf = (body: ScopedHistoryBody): Either.Either<ReadonlyArray
         const subject = yield* subjectFromWire(seg.subject)
         const label = sanitizeLabel(raw) || sanitizeLabel(subject.subjectId) || "unknown speaker"
         const speakerId = yield* speakerIdOf(seg.speaker_id, prefix)
+        const trust = yield* resolveTrustSource(seg, prefix, speakerId)
         const displayName = yield* displayNameOf(seg.display_name, `segment ${i + 1}`)
-        out.push({ messages, subject, speakerLabel: label, speakerId, displayName, body: seg })
+        out.push({ messages, subject, speakerLabel: label, speakerId, displayName, body: seg, trust })
       }
       if (total > MAX_MESSAGES)
         return yield* Either.left(`segments must contain at most ${MAX_MESSAGES} messages in total`)
@@ -204,7 +215,12 @@ export const segmentsOf = (body: ScopedHistoryBody): Either.Either<ReadonlyArray
     const label = raw === "" ? undefined : sanitizeLabel(raw)
     if (label === "") return yield* Either.left("speaker_label must contain non-structural characters")
     const speakerId = yield* speakerIdOf(body.speaker_id, "")
+    const trust = yield* resolveTrustSource(
+      label === undefined ? { ...body, speaker_trust: undefined } : body,
+      "",
+      speakerId
+    )
     const subject = yield* subjectFromWire(body.subject)
     const displayName = yield* displayNameOf(body.display_name, "scoped_history")
-    return [{ messages, subject, speakerLabel: label, speakerId, displayName, body }]
+    return [{ messages, subject, speakerLabel: label, speakerId, displayName, body, trust }]
   })

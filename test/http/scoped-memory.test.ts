@@ -234,4 +234,61 @@ describe("group-chat memory", () => {
     )
     assert.include(texts(bob), "Kuro")
   })
+
+  it("routes through the identity graph: trust on the facts, one participant read and forgotten across accounts", async () => {
+    const server = await startWithVectors(temp.memory)
+    const call = (route: string, body: unknown) =>
+      post(`${server.url}${route}`, JSON.stringify(body)).then((r) => ({ status: r.status, body: JSON.parse(r.text) }))
+    const owner = (await call("/internal/identity/accounts/ensure", { account_id: "qq:500" })).body.entity_id
+    assert.isTrue(
+      (await call("/internal/identity/accounts/bind", { account_id: "qq:501", entity_id: owner })).body.changed
+    )
+    const first = { subject_kind: "participant", subject_id: "qq:500" }
+    const second = { subject_kind: "participant", subject_id: "qq:501" }
+    const written = await call("/internal/memory/Hoshi/scoped_history", {
+      input_history: JSON.stringify([{ role: "user", content: "I collect vintage fountain pens." }]),
+      subject: second,
+      speaker_label: "Emi",
+      speaker_id: "qq:501",
+      speaker_tier: "trusted"
+    })
+    assert.strictEqual(written.status, 200, JSON.stringify(written.body))
+    assert.strictEqual(written.body.trust.gated, "legacy_import_pending", "no trust before the legacy import")
+    assert.isTrue((await call("/internal/trust/waive_legacy_barrier", { platform: "qq" })).body.persisted)
+    const trusted = await call("/internal/memory/Hoshi/scoped_history", {
+      input_history: JSON.stringify([{ role: "user", content: "I collect vintage fountain pens from Kyoto." }]),
+      subject: second,
+      speaker_label: "Emi",
+      speaker_id: "qq:501",
+      speaker_tier: "trusted"
+    })
+    assert.isNumber(trusted.body.trust.resolved)
+    const facts = JSON.parse(readFileSync(path.join(temp.memory, "Hoshi", "facts.json"), "utf8"))
+    assert.isTrue(
+      facts.some(
+        (f: { speaker_label?: string; speaker_trust?: number }) =>
+          f.speaker_label === "Emi" && typeof f.speaker_trust === "number"
+      )
+    )
+    const recalled = await call("/query_memory/Hoshi", { query: "fountain pens", subjects: [first] })
+    assert.include(
+      JSON.stringify(recalled.body.results),
+      "fountain pens",
+      "another account of the same person reads it"
+    )
+    const bad = await call("/internal/memory/Hoshi/scoped_history", {
+      input_history: JSON.stringify([{ role: "user", content: "hello" }]),
+      subject: second,
+      speaker_label: "Emi",
+      speaker_tier: "trusted"
+    })
+    assert.deepStrictEqual(bad, { status: 422, body: { detail: "trust source requires a valid speaker_id" } })
+    const forgotten = await call("/internal/memory/Hoshi/scoped_forget", { subject: first })
+    assert.strictEqual(forgotten.status, 200, JSON.stringify(forgotten.body))
+    assert.sameDeepMembers(
+      forgotten.body.forgotten_subjects.map((x: { subject_id: string }) => x.subject_id),
+      ["qq:500", "qq:501"]
+    )
+    assert.notInclude(readFileSync(path.join(temp.memory, "Hoshi", "facts.json"), "utf8"), "fountain")
+  })
 })

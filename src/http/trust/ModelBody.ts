@@ -6,7 +6,7 @@
  * pydantic's lax mode accepts (`"yes"`, `1`, `"3"`, `2.0`).
  */
 import { Either, ParseResult, Predicate, Schema } from "effect"
-import { json } from "./Responses.js"
+import { json } from "../Responses.js"
 
 const messages: Readonly<Record<string, string>> = {
   missing: "Field required",

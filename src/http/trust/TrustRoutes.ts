@@ -8,12 +8,12 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
-import { validateCharacterName } from "../domain/CharacterName.js"
-import { isPlatformToken, LEGACY_IMPORT_CHUNK_MAX } from "../trust/Identity.js"
-import { TrustService } from "../trust/TrustService.js"
-import { modelBodyText } from "./Body.js"
+import { validateCharacterName } from "../../domain/CharacterName.js"
+import { isPlatformToken, LEGACY_IMPORT_CHUNK_MAX } from "../../trust/Identity.js"
+import { TrustService } from "../../trust/TrustService.js"
+import { modelBodyText } from "../Body.js"
 import { decodeModel, Dict, LaxBool, LaxCount, missing, OptionalStr, Str, StrList, unprocessable } from "./ModelBody.js"
-import { detail, json } from "./Responses.js"
+import { detail, json } from "../Responses.js"
 
 const flag = Schema.optionalWith(LaxBool, { default: () => false })
 
