@@ -210,7 +210,15 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
         const writes = segments.flatMap((s, i) => {
           const f = found[i]
           return f !== undefined && Either.isRight(f)
-            ? [{ subject: s.subject, candidates: f.right, provenance: s.provenance, displayName: s.displayName }]
+            ? [
+                {
+                  subject: s.subject,
+                  candidates: f.right,
+                  provenance: s.provenance,
+                  displayName: s.displayName,
+                  language
+                }
+              ]
             : []
         })
         const written = writes.length === 0 ? [] : yield* ops.scopedWrite(raw, writes)
@@ -289,12 +297,7 @@ export const makeLocal = Effect.gen(function* () {
     scopedWrite,
     scopedHistory: yield* scopedHistoryOf({ scopedWrite, promptLocale }),
     scopedContext: (raw, subjects, language) =>
-      ask<string>(raw, (reply) => ({
-        _tag: "ScopedContext",
-        subjects,
-        language: language ?? normaliseLanguage(config.tunables.default_language) ?? "en",
-        reply
-      })),
+      ask<string>(raw, (reply) => ({ _tag: "ScopedContext", subjects, language, reply })),
     scopedMentions: (raw, subjects, text) =>
       ask<void>(raw, (reply) => ({ _tag: "ScopedMentions", subjects, text, reply })),
     scopedForget: (raw, subject) => ask<ScopedForgetStats>(raw, (reply) => ({ _tag: "ScopedForget", subject, reply })),

@@ -5,7 +5,7 @@
  * tells them apart for dispatch.
  */
 import { Schema } from "effect"
-import type { Language } from "../domain/Locale.js"
+import { languages, type Language } from "../domain/Locale.js"
 import { SUBJECT_KINDS, type MemorySubject } from "../domain/Subject.js"
 import { EventWhenRaw, Fact } from "../facts/Fact.js"
 import type { Reply } from "../runtime/Actor.js"
@@ -17,6 +17,8 @@ export interface SubjectWrite {
   readonly candidates: ReadonlyArray<ScopedCandidate>
   readonly provenance?: Provenance | undefined
   readonly displayName?: string | undefined
+  /** The request's prompt language, remembered for the subject. */
+  readonly language?: Language | undefined
 }
 
 /** What `scoped_forget` reports, N.E.K.O.'s counters (kioku's `display_name`: the name row went too). */
@@ -57,7 +59,8 @@ export const SubjectWriteSchema = Schema.Struct({
       speaker_entity_id: Schema.optional(Schema.String)
     })
   ),
-  displayName: Schema.optional(Schema.UndefinedOr(Schema.String))
+  displayName: Schema.optional(Schema.UndefinedOr(Schema.String)),
+  language: Schema.optional(Schema.UndefinedOr(Schema.Literal(...languages)))
 })
 export const WrittenSchema = Schema.Struct({ created: Schema.Array(Fact), upgraded: Schema.Array(Fact) })
 
@@ -70,7 +73,8 @@ export type ScopedCommand =
   | {
       readonly _tag: "ScopedContext"
       readonly subjects: ReadonlyArray<MemorySubject>
-      readonly language: Language
+      /** The request's language; else the first subject's remembered one, the character's, the default. */
+      readonly language: Language | undefined
       readonly reply: Reply<string, StoreError>
     }
   | {

@@ -1,11 +1,13 @@
 /**
  * `scoped_subjects.json`: the group-chat subjects a character has memories of, with the display name a
  * request last gave (a group's name, a member's nickname; sanitised, cosmetic, never part of the isolation
- * key) and when the subject was last written. Read by `scoped_context` headers and the memory browser; a
+ * key), the prompt language its requests last named (N.E.K.O. keeps it in `scoped_prompt_locales.json`) and
+ * when the subject was last written. Read by `scoped_context` headers and the memory browser; a
  * subject's row goes with `scoped_forget`. kioku's own file: N.E.K.O. keeps the name on the persona section.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import * as path from "node:path"
+import { normaliseLanguage, type Language } from "../domain/Locale.js"
 import { localIso } from "../domain/LocalTime.js"
 import { subjectFields, subjectMarker, subjectOfRow, type MemorySubject } from "../domain/Subject.js"
 import * as ViewFile from "../store/ViewFile.js"
@@ -16,6 +18,7 @@ const Row = Schema.Struct(
     subject_id: Schema.String,
     scope: Schema.String,
     display_name: Schema.optional(Schema.NullOr(Schema.String)),
+    language: Schema.optional(Schema.NullOr(Schema.String)),
     last_write_at: Schema.optional(Schema.String)
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -43,9 +46,24 @@ export const make = (dir: string) => {
     return out
   })
 
-  /** Records a write for each subject, with its display name when one was given. */
+  /** The prompt language each subject's requests last gave, by subject marker. */
+  const languagesBy = Effect.map(rows, (rs) => {
+    const out = new Map<string, Language>()
+    for (const r of rs) {
+      const s = subjectOfRow(r)
+      const lang = normaliseLanguage(r.language)
+      if (s !== undefined && lang !== undefined) out.set(subjectMarker(s), lang)
+    }
+    return out
+  })
+
+  /** Records a write for each subject, with its display name and prompt language when given. */
   const touch = (
-    written: ReadonlyArray<{ readonly subject: MemorySubject; readonly displayName?: string | undefined }>
+    written: ReadonlyArray<{
+      readonly subject: MemorySubject
+      readonly displayName?: string | undefined
+      readonly language?: Language | undefined
+    }>
   ) =>
     Effect.gen(function* () {
       if (written.length === 0) return
@@ -62,6 +80,7 @@ export const make = (dir: string) => {
           ...old,
           ...subjectFields(w.subject),
           display_name: w.displayName ?? old?.display_name ?? null,
+          language: w.language ?? old?.language ?? null,
           last_write_at: at
         })
       }
@@ -80,5 +99,5 @@ export const make = (dir: string) => {
       return kept.length !== all.length
     })
 
-  return { file: view.file, rows, names, touch, forget }
+  return { file: view.file, rows, names, languages: languagesBy, touch, forget }
 }

@@ -3,10 +3,11 @@
  * subjects (with the subjects' rows in `scoped_subjects.json`), the `scoped_context` render over the views,
  * the mention counters of `scoped_mentions`, and `scoped_forget` (ScopedForget.ts).
  */
-import { Clock, Deferred, Effect } from "effect"
+import { Clock, Deferred, Effect, Option } from "effect"
+import { normaliseLanguage, type Language } from "../../domain/Locale.js"
 import type { Speakers } from "../../domain/Speakers.js"
 import { StoreError } from "../../store/DurableFs.js"
-import type { MemorySubject } from "../../domain/Subject.js"
+import { subjectMarker, type MemorySubject } from "../../domain/Subject.js"
 import type { PersonaHost } from "../../persona/PersonaHost.js"
 import { renderContext } from "../../scoped/ScopedContext.js"
 import type { ScopedCommand } from "../../scoped/ScopedCommands.js"
@@ -50,12 +51,21 @@ export const make = (deps: {
         case "ScopedContext": {
           const work = Effect.gen(function* () {
             if (!state.exists()) return ""
+            const names = SubjectNames.make(state.dir)
+            const remembered = yield* Effect.orElseSucceed(names.languages, () => new Map<string, Language>())
+            const first = c.subjects.map((s) => remembered.get(subjectMarker(s))).find((l) => l !== undefined)
+            const language =
+              c.language ??
+              first ??
+              Option.getOrUndefined(state.locale) ??
+              normaliseLanguage(deps.tunables.default_language) ??
+              "en"
             return renderContext({
               subjects: c.subjects,
               persona: yield* state.persona.load,
               reflections: yield* state.reflections.loadAll,
-              displayNames: yield* Effect.orElseSucceed(SubjectNames.make(state.dir).names, () => new Map()),
-              language: c.language,
+              displayNames: yield* Effect.orElseSucceed(names.names, () => new Map()),
+              language,
               names: yield* deps.speakers,
               nowMillis: yield* Clock.currentTimeMillis,
               tunables: deps.tunables,
