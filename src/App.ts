@@ -1,11 +1,11 @@
 /**
- * The only place that wires live layers together: settings → app files, tokenizer, chat port (a configured
- * OpenAI-compatible tier, else the local provider), memory tasks, recent compressor, embedder (ONNX unless
- * vectors are off) → registry → memory service, plus the runtime status and the memory-root lock (in cluster
- * mode: the cluster runner, its entity handlers and a routing memory service instead of the lock). The
- * maintenance loops and the embedding warm-up start only once startup recovery completes `Recovered`. Server and
- * library both build on `appLayer`; a host clock, when given, is installed under everything
- * (`Layer.setClock`), so every actor reads it.
+ * The only place that wires live layers together: settings → app files, tokenizer, chat port (per tier a GGUF
+ * file served in process, a configured OpenAI-compatible endpoint, else the local provider), memory tasks,
+ * recent compressor, embedder (ONNX unless vectors are off) → registry → memory service, plus the runtime status
+ * and the memory-root lock (in cluster mode: the cluster runner, its entity handlers and a routing memory service
+ * instead of the lock). The maintenance loops and the embedding warm-up start only once startup recovery
+ * completes `Recovered`. Server and library both build on `appLayer`; a host clock, when given, is installed
+ * under everything (`Layer.setClock`), so every actor reads it.
  */
 import { Effect, Layer, type Clock } from "effect"
 import { CharacterRegistry } from "./character/CharacterRegistry.js"
@@ -15,7 +15,7 @@ import type { Embedder } from "./vectors/Embedder.js"
 import * as OnnxEmbedder from "./vectors/OnnxEmbedder.js"
 import { ChineseScript } from "./domain/ChineseScript.js"
 import { memoryTasks } from "./character/MemoryTasks.js"
-import { OpenAiLlm } from "./llm/OpenAiLlm.js"
+import { ProvidersLive } from "./llm/Providers.js"
 import { Tokenizer } from "./llm/Tokenizer.js"
 import { RecentCompressor } from "./recent/RecentCompressor.js"
 import { KiokuConfig, type KiokuSettings } from "./Config.js"
@@ -56,7 +56,7 @@ export const appLayer = (options: AppOptions) => {
     : { _tag: "initializing" }
   const tokenizer = options.tokenizer ?? Tokenizer.layer
   const tasks = memoryTasks.pipe(
-    Layer.provide(options.llm ?? OpenAiLlm),
+    Layer.provide(options.llm ?? ProvidersLive),
     Layer.provideMerge(ChineseScript.layer),
     Layer.provideMerge(tokenizer)
   )

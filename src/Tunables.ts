@@ -163,6 +163,11 @@ export const tunableDefaults = {
   llm_emotion_api_key: "",
   llm_emotion_model: "",
   llm_emotion_timeout_seconds: 110,
+  llm_summary_gguf: "",
+  llm_correction_gguf: "",
+  llm_emotion_gguf: "",
+  llm_gguf_threads: 1,
+  llm_gguf_context_tokens: 8192,
   default_language: "en",
   master_name: "Master"
 }

@@ -6,7 +6,7 @@
  */
 import { Context, Effect, Either, Layer } from "effect"
 import type { Language } from "../domain/Locale.js"
-import { decodeAnswer } from "../llm/JsonAnswer.js"
+import { answerJsonSchema, decodeAnswer } from "../llm/JsonAnswer.js"
 import { LlmError } from "../llm/LlmClient.js"
 import { outside } from "../llm/Section.js"
 import { TaskKit } from "../llm/TaskKit.js"
@@ -47,9 +47,16 @@ const make = Effect.gen(function* () {
         }),
         { MASTER_NAME: input.names.master }
       )
+      const jsonSchema = aiAware ? answerJsonSchema(ExtractedFactsAiAware) : answerJsonSchema(ExtractedFacts)
       const answer = yield* outside(
         task,
-        client.complete({ tier, task, messages: [{ role: "user", content: prompt }], timeoutMs: 60_000 }),
+        client.complete({
+          tier,
+          task,
+          messages: [{ role: "user", content: prompt }],
+          timeoutMs: 60_000,
+          ...(jsonSchema !== undefined ? { jsonSchema } : {})
+        }),
         false
       )
       const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)

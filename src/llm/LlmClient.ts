@@ -1,9 +1,10 @@
 /**
  * The chat-completions port. Every memory task calls one tier (`summary`, `correction`, `emotion`) with a
  * task name and a timeout; adapters return the answer text or a typed `LlmError`. Adapters never send a
- * temperature and never log prompt or answer text at INFO.
+ * temperature and never log prompt or answer text at INFO. A JSON task also passes its output's JSON Schema,
+ * which an in-process model turns into a grammar; the HTTP adapter ignores it.
  */
-import { Context, Schema, type Effect } from "effect"
+import { Context, Schema, type Effect, type JSONSchema } from "effect"
 
 export const Tier = Schema.Literal("summary", "correction", "emotion")
 export type Tier = typeof Tier.Type
@@ -19,6 +20,8 @@ export interface ChatRequest {
   readonly messages: ReadonlyArray<ChatMessage>
   readonly timeoutMs: number
   readonly maxCompletionTokens?: number
+  /** The JSON Schema of the answer (effect's `JSONSchema.make` of the task's Schema), when the task wants JSON. */
+  readonly jsonSchema?: JSONSchema.JsonSchema7Root
 }
 
 export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
@@ -31,7 +34,9 @@ export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
     "http",
     "bad_answer",
     "output_limit",
-    "superseded"
+    "superseded",
+    "engine",
+    "prompt_too_long"
   ),
   message: Schema.String,
   status: Schema.optional(Schema.Number)
@@ -40,6 +45,7 @@ export class LlmError extends Schema.TaggedError<LlmError>()("LlmError", {
     return (
       this.reason === "network" ||
       this.reason === "rate_limited" ||
+      this.reason === "engine" ||
       (this.reason === "http" && (this.status ?? 0) >= 500)
     )
   }

@@ -91,62 +91,62 @@ const once = (settings: TierSettings, request: ChatRequest, guard: number) =>
     })
   )
 
-export const OpenAiLlm = Layer.effect(
-  LlmClient,
-  Effect.gen(function* () {
-    const { tunables } = yield* KiokuConfig
-    const hardCap = Duration.seconds(tunables.memory_llm_hard_timeout_seconds)
-    return {
-      configured: (tier) => {
-        const s = tierSettings(tunables, tier)
-        return s.baseUrl !== "" && s.model !== ""
-      },
-      complete: (request) =>
-        Effect.gen(function* () {
-          const settings = tierSettings(tunables, request.tier)
-          if (settings.baseUrl === "" || settings.model === "") {
-            return yield* new LlmError({
-              task: request.task,
-              reason: "not_configured",
-              message: `tier ${request.tier} has no model`
-            })
-          }
-          const perTry = Duration.millis(Math.min(request.timeoutMs, settings.timeoutSeconds * 1000))
-          const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
-          const result = yield* once(settings, request, tunables.llm_output_guard_max_tokens).pipe(
-            Effect.timeoutFail({
-              duration: perTry,
-              onTimeout: () =>
-                new LlmError({
-                  task: request.task,
-                  reason: "timeout",
-                  message: `no answer within ${Duration.format(perTry)}`
-                })
-            }),
-            Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
-            Effect.timeoutFail({
-              duration: hardCap,
-              onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })
-            })
-          )
-          const latency = (yield* Effect.clockWith((c) => c.currentTimeMillis)) - started
-          yield* Effect.logInfo("llm call").pipe(
-            Effect.annotateLogs({
-              tier: request.tier,
-              task: request.task,
-              ms: latency,
-              prompt_tokens: result.usage?.prompt_tokens ?? -1,
-              completion_tokens: result.usage?.completion_tokens ?? -1
-            })
-          )
-          return result.content
-        }).pipe(
-          Effect.tapError((e) =>
-            Effect.logWarning("llm call failed").pipe(
-              Effect.annotateLogs({ tier: request.tier, task: request.task, reason: e.reason })
-            )
+/** The adapter itself, for the tier router (Providers.ts). */
+export const makeOpenAi: Effect.Effect<typeof LlmClient.Service, never, KiokuConfig> = Effect.gen(function* () {
+  const { tunables } = yield* KiokuConfig
+  const hardCap = Duration.seconds(tunables.memory_llm_hard_timeout_seconds)
+  return {
+    configured: (tier) => {
+      const s = tierSettings(tunables, tier)
+      return s.baseUrl !== "" && s.model !== ""
+    },
+    complete: (request) =>
+      Effect.gen(function* () {
+        const settings = tierSettings(tunables, request.tier)
+        if (settings.baseUrl === "" || settings.model === "") {
+          return yield* new LlmError({
+            task: request.task,
+            reason: "not_configured",
+            message: `tier ${request.tier} has no model`
+          })
+        }
+        const perTry = Duration.millis(Math.min(request.timeoutMs, settings.timeoutSeconds * 1000))
+        const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
+        const result = yield* once(settings, request, tunables.llm_output_guard_max_tokens).pipe(
+          Effect.timeoutFail({
+            duration: perTry,
+            onTimeout: () =>
+              new LlmError({
+                task: request.task,
+                reason: "timeout",
+                message: `no answer within ${Duration.format(perTry)}`
+              })
+          }),
+          Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
+          Effect.timeoutFail({
+            duration: hardCap,
+            onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })
+          })
+        )
+        const latency = (yield* Effect.clockWith((c) => c.currentTimeMillis)) - started
+        yield* Effect.logInfo("llm call").pipe(
+          Effect.annotateLogs({
+            tier: request.tier,
+            task: request.task,
+            ms: latency,
+            prompt_tokens: result.usage?.prompt_tokens ?? -1,
+            completion_tokens: result.usage?.completion_tokens ?? -1
+          })
+        )
+        return result.content
+      }).pipe(
+        Effect.tapError((e) =>
+          Effect.logWarning("llm call failed").pipe(
+            Effect.annotateLogs({ tier: request.tier, task: request.task, reason: e.reason })
           )
         )
-    }
-  })
-)
+      )
+  }
+})
+
+export const OpenAiLlm = Layer.effect(LlmClient, makeOpenAi)

@@ -10,7 +10,7 @@ import { ChineseScript } from "../domain/ChineseScript.js"
 import { loadEnglish, type EnglishNlp } from "../domain/EnglishNlp.js"
 import { ConfigInvalid, KiokuConfig } from "../Config.js"
 import type { Tunables } from "../Tunables.js"
-import { decodeAnswer } from "./JsonAnswer.js"
+import { answerJsonSchema, decodeAnswer } from "./JsonAnswer.js"
 import { LlmClient, LlmError, Tier } from "./LlmClient.js"
 import { templateText, type TemplateSet } from "./prompts/templates.js"
 import { outside } from "./Section.js"
@@ -75,15 +75,17 @@ export class TaskKit extends Context.Tag("app/llm/TaskKit")<
       const tiers = yield* tiersFrom((yield* KiokuConfig).tunables)
       const english = yield* Effect.cached(loadEnglish)
       const template = templateText(yield* ChineseScript)
-      const ask: Ask = (tier, task, prompt, schema, timeoutMs, max) =>
-        outside(
+      const ask: Ask = (tier, task, prompt, schema, timeoutMs, max) => {
+        const jsonSchema = answerJsonSchema(schema)
+        return outside(
           task,
           client.complete({
             tier,
             task,
             messages: [{ role: "user", content: prompt }],
             timeoutMs,
-            ...(max !== undefined ? { maxCompletionTokens: max } : {})
+            ...(max !== undefined ? { maxCompletionTokens: max } : {}),
+            ...(jsonSchema !== undefined ? { jsonSchema } : {})
           }),
           watchesRecords(task)
         ).pipe(
@@ -94,6 +96,7 @@ export class TaskKit extends Context.Tag("app/llm/TaskKit")<
             })
           )
         )
+      }
       return { client, ask, template, tiers, english, tokens }
     })
   )
