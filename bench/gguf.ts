@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- gguf [--model FILE] [--threads N] [--prompt-tokens N] [--tokens N]`: the in-process model
  * tier's engine on one GGUF file (without `--model`, the tiny random-weight test model, whose figures only show
- * the plumbing's overhead). Reports load time, prompt tokens/s (a prompt of about N tokens evaluated once),
+ * the plumbing's overhead). Reports load time, prompt tokens/s (a prompt of about N tokens of a usual vocabulary, evaluated once),
  * generated tokens/s (free text after the same prompt, which stays cached), the same under a JSON-schema
  * grammar, the process RSS (the worker shares the process), and the main thread's event-loop utilisation and
  * worst delay while the worker generates.
