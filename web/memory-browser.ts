@@ -1,7 +1,7 @@
 /**
  * The `/memory_browser` page script: the character picker, the tab list (arrow keys move between tabs),
- * and the per-character load that fills the Facts, Reflections and Persona tabs, the Recent tab and the
- * funnel. Leaving a tab, the character or the page with unsaved edits asks first (guard.ts). Every answer
+ * and the per-character load that fills the Facts, Reflections, Persona and Subjects tabs, the Recent tab
+ * and the funnel. Leaving a tab, the character or the page with unsaved edits asks first (guard.ts). Every answer
  * is decoded with the Wire schemas the server types its bodies against.
  */
 import { BrowserView } from "../src/browser/Wire.js"
@@ -13,6 +13,7 @@ import { confirmDiscard, editorsChanged, initGuard } from "./browser/guard.js"
 import { openHistory, renderFacts, renderPersona, renderReflections } from "./browser/lists.js"
 import { makeRecent } from "./browser/recent.js"
 import { initSettings, renderFunnel } from "./browser/settings.js"
+import { initSubjects, renderSubjects } from "./browser/subjects.js"
 
 const picker = byId("character", HTMLSelectElement)
 const status = byId("status", HTMLElement)
@@ -23,6 +24,7 @@ const rerender = () => {
   renderFacts(ctx, view)
   renderReflections(ctx, view)
   renderPersona(ctx, view)
+  renderSubjects(ctx, view)
 }
 
 const reload = async (message?: string) => {
@@ -33,7 +35,8 @@ const reload = async (message?: string) => {
   view = reply.value
   rerender()
   void renderFunnel(name)
-  ctx.say(message ?? `${name}: ${view.facts.length} facts, ${view.reflections.length} reflections.`)
+  const subjects = view.subjects.length === 0 ? "" : `, ${view.subjects.length} group-chat subjects`
+  ctx.say(message ?? `${name}: ${view.facts.length} facts, ${view.reflections.length} reflections${subjects}.`)
 }
 
 const ctx: Ctx = {
@@ -96,6 +99,7 @@ picker.addEventListener("change", async () => {
   void recent.load()
 })
 initSettings()
+initSubjects()
 void fillPicker(picker).then(() => {
   shown = picker.value
   void reload()

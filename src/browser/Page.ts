@@ -1,6 +1,6 @@
 /**
- * The `/memory_browser` page: a character picker and five tabs (Recent, Facts, Reflections, Persona,
- * Settings) with inline CSS; its script is web/memory-browser.ts, served by kioku at /assets/ (no CDN, so it
+ * The `/memory_browser` page: a character picker and six tabs (Recent, Facts, Reflections, Persona,
+ * Subjects, Settings) with inline CSS; its script is web/memory-browser.ts, served by kioku at /assets/ (no CDN, so it
  * works offline).
  * Every control is a real button, checkbox or labelled field with a visible focus ring; the layout is one
  * column, readable from a 390px phone to a desktop, and long texts wrap instead of widening the page.
@@ -11,13 +11,15 @@ const css = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d232a;background:#f6f7f9;overflow-wrap:anywhere}
 header{display:flex;flex-wrap:wrap;gap:.5rem .75rem;align-items:center;padding:.75rem 1rem;background:#fff;border-bottom:1px solid #d6dbe1}
 h1{font-size:1.2rem;margin:0 1rem 0 0}h2{font-size:1.05rem;margin:.25rem 0 .5rem}h3{font-size:.95rem;margin:1rem 0 .25rem}.psection h3{text-transform:capitalize}
+.subject{background:#fff;border:1px solid #d6dbe1;border-radius:8px;padding:.4rem .9rem .7rem;margin:.75rem 0}.subject>h3{margin:.4rem 0 0}
+.subject h4{font-size:.9rem;margin:.6rem 0 .1rem}.subject .card{background:#f9fafb}
 main{max-width:960px;margin:0 auto;padding:1rem}
 [role=tablist]{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid #d6dbe1;margin-bottom:1rem}
 [role=tab]{font:inherit;padding:.45rem .8rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;background:none;cursor:pointer;color:#3b4652}
 [role=tab][aria-selected=true]{background:#fff;border-color:#d6dbe1;color:#0b5cad;font-weight:600;margin-bottom:-1px}
 button,select,input,textarea{font:inherit}
 button{padding:.35rem .75rem;border:1px solid #b9c1ca;border-radius:6px;background:#f9fafb;cursor:pointer;color:#1d232a}
-button.primary{background:#0b5cad;border-color:#0b5cad;color:#fff}button:disabled{opacity:.5;cursor:default}
+button.primary{background:#0b5cad;border-color:#0b5cad;color:#fff}button.danger{background:#b3261e;border-color:#b3261e;color:#fff}button:disabled{opacity:.5;cursor:default}
 button:hover{border-color:#0b5cad}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 textarea,input[type=search]{width:100%;padding:.4rem;border:1px solid #b9c1ca;border-radius:6px;background:#fff}
@@ -64,6 +66,11 @@ const facts =
   `<ul id="fact-list" aria-label="Facts"></ul><details id="fact-archive"><summary id="fact-archive-summary">` +
   `Archived facts</summary><ul id="fact-archive-list" aria-label="Archived facts"></ul></details>`
 
+const subjects =
+  `<h2>Memory by subject</h2><p class="muted">Private memory, then what the character remembers of each group ` +
+  `chat, participant and group member (group-chat memory, kept apart from the private one). Forgetting a ` +
+  `subject removes all of its memory from every file.</p><div id="subject-list"></div>`
+
 const settings =
   `<h2>Settings</h2><div class="toggle"><input type="checkbox" id="powerful"><label for="powerful">Powerful ` +
   `memory</label><span id="powerful-msg" class="muted" role="status"></span></div>` +
@@ -83,14 +90,19 @@ export const memoryBrowserPage = (): string =>
   tab("facts", "Facts", false) +
   tab("reflections", "Reflections", false) +
   tab("persona", "Persona", false) +
+  tab("subjects", "Subjects", false) +
   tab("settings", "Settings", false) +
   `</div>` +
   panel("recent", recent, false) +
   panel("facts", facts, true) +
   panel("reflections", `<h2>Reflections</h2><ul id="reflection-list" aria-label="Reflections"></ul>`, true) +
   panel("persona", `<h2>Persona</h2><div id="persona-list"></div>`, true) +
+  panel("subjects", subjects, true) +
   panel("settings", settings, true) +
   `</main><dialog id="unsaved" aria-labelledby="unsaved-title"><h2 id="unsaved-title">Unsaved changes</h2>` +
   `<p id="unsaved-text"></p><div class="row"><button type="button" class="primary" id="unsaved-stay">Keep editing` +
   `</button><button type="button" id="unsaved-discard">Discard changes</button></div></dialog>` +
+  `<dialog id="forget" aria-labelledby="forget-title"><h2 id="forget-title">Forget this subject?</h2>` +
+  `<p id="forget-text"></p><div class="row"><button type="button" class="primary" id="forget-keep">Keep its memory` +
+  `</button><button type="button" class="danger" id="forget-confirm">Forget</button></div></dialog>` +
   `${scriptTag("memory-browser.js")}</body></html>`

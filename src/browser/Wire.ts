@@ -53,15 +53,33 @@ export type PersonaEntryView = typeof PersonaEntryView.Type
 
 export const PersonaSectionView = Schema.Struct({ section: Schema.String, entries: Schema.Array(PersonaEntryView) })
 
-/** GET /api/memory/browser/{name}. */
-export const BrowserView = Schema.Struct({
-  name: Schema.String,
+const memoryLists = {
   facts: Schema.Array(FactView),
   archived_facts: Schema.Array(ArchivedFactView),
   reflections: Schema.Array(ReflectionView),
   persona: Schema.Array(PersonaSectionView)
+}
+
+/** One group-chat subject's memory in the browser view, with its display name when one was given. */
+export const SubjectView = Schema.Struct({
+  subject_kind: Schema.Literal("group_chat", "participant", "group_participant"),
+  subject_id: Schema.String,
+  scope: Schema.String,
+  display_name: Schema.NullOr(Schema.String),
+  ...memoryLists
+})
+export type SubjectView = typeof SubjectView.Type
+
+/** GET /api/memory/browser/{name}: the private memory at the top level, each subject's in `subjects`. */
+export const BrowserView = Schema.Struct({
+  name: Schema.String,
+  ...memoryLists,
+  subjects: Schema.Array(SubjectView)
 })
 export type BrowserView = typeof BrowserView.Type
+
+/** POST /internal/memory/{name}/scoped_forget on success (its counters are not read). */
+export const SubjectForgotten = Schema.Struct({ status: Schema.Literal("forgotten") })
 
 /** The error fields any kioku or N.E.K.O.-style answer may carry (`detail` may be a 422 list). */
 export const ErrorBody = Schema.Struct({

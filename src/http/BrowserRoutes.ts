@@ -1,6 +1,7 @@
 /**
  * The memory browser (product §3 item 7): `GET /memory_browser` (the page), `GET /api/memory/browser/{name}`
- * (facts, reflections with their evidence decay, persona by section, read from the character's files) and
+ * (private facts, reflections with their evidence decay, persona by section, and the same per group-chat
+ * subject with its display name, read from the character's files) and
  * `POST /api/memory/entry_edit` `{lanlan_name, kind: "fact"|"persona", id, text}`, which goes through the
  * character's actor and is journaled: `{success: true, id, text}`; 400 for a malformed body or name; 404 for
  * an unknown id; 409 `read_only` for a protected (character-card) persona entry; a storage failure is HTTP

@@ -28,6 +28,17 @@ const File = Schema.Array(Row)
 
 export const FILE = "scoped_subjects.json"
 
+/** The display names of `rows` by subject marker. */
+export const namesOf = (rows: ReadonlyArray<Row>): ReadonlyMap<string, string> => {
+  const out = new Map<string, string>()
+  for (const r of rows) {
+    const s = subjectOfRow(r)
+    if (s !== undefined && typeof r.display_name === "string" && r.display_name !== "")
+      out.set(subjectMarker(s), r.display_name)
+  }
+  return out
+}
+
 export const make = (dir: string) => {
   const view = ViewFile.make(File, path.join(dir, FILE))
   const rows = Effect.map(
@@ -36,15 +47,7 @@ export const make = (dir: string) => {
   )
 
   /** Display names by subject marker. */
-  const names = Effect.map(rows, (rs) => {
-    const out = new Map<string, string>()
-    for (const r of rs) {
-      const s = subjectOfRow(r)
-      if (s !== undefined && typeof r.display_name === "string" && r.display_name !== "")
-        out.set(subjectMarker(s), r.display_name)
-    }
-    return out
-  })
+  const names = Effect.map(rows, namesOf)
 
   /** The prompt language each subject's requests last gave, by subject marker. */
   const languagesBy = Effect.map(rows, (rs) => {

@@ -1,9 +1,10 @@
 /**
- * The two writes on entries: an inline text edit (facts and persona entries) and an operator action
- * (confirm / deny / archive); both go through the character's actor on the server and end in a reload.
+ * The page's writes: an inline text edit (facts and persona entries), an operator action (confirm / deny /
+ * archive) and forgetting a group-chat subject (`scoped_forget`); all go through the character's actor on
+ * the server and end in a reload.
  */
-import { EntryActed, EntryEdited } from "../../src/browser/Wire.js"
-import { request } from "../lib/api.js"
+import { EntryActed, EntryEdited, SubjectForgotten, type SubjectView } from "../../src/browser/Wire.js"
+import { request, seg } from "../lib/api.js"
 import type { Ctx } from "./context.js"
 
 export const editEntry = async (ctx: Ctx, kind: "fact" | "persona", id: string, text: string) => {
@@ -30,4 +31,12 @@ export const actOn = async (
       : `Could not ${action} ${id}: ${reply.error}`
   )
   return false
+}
+
+/** Forgets every memory of subject `s` (its exact kind, id and scope); `label` names it in the status line. */
+export const forgetSubject = async (ctx: Ctx, s: SubjectView, label: string) => {
+  const subject = { subject_kind: s.subject_kind, subject_id: s.subject_id, scope: s.scope }
+  const reply = await request(SubjectForgotten, `/internal/memory/${seg(ctx.name())}/scoped_forget`, { subject })
+  if (reply._tag === "ok") return ctx.reload(`Forgot ${label}.`)
+  ctx.say(`Could not forget ${label}: ${reply.error}`)
 }
