@@ -39,7 +39,11 @@ export const demo = (args: ReadonlyArray<string>) =>
     today.setHours(20, 0, 0, 0)
     const clock = makeHostClock(today.getTime() - 7 * DAY)
     const total = script.sessions.length + 5
-    yield* step(1, total, `starting kioku on ${dataDir} (offline: the local provider, built-in English vectors)`)
+    yield* step(
+      1,
+      total,
+      `starting kioku on ${dataDir} (offline: the local provider unless a model or GGUF file is configured; built-in English vectors)`
+    )
     const memory: MemoryRuntime = yield* Effect.promise(() =>
       createMemoryRuntime({ dataDir, clock, backgroundMaintenance: false, config: { master_name: script.master } })
     )
