@@ -130,7 +130,12 @@ export const Toggle = Schema.Struct({ enabled: Schema.Boolean })
 export const ToggleSaved = Schema.Struct({ success: Schema.Literal(true), enabled: Schema.Boolean })
 
 /** GET /api/memory/funnel/{name}. */
-export const Funnel = Schema.Struct({ counts: Schema.Record({ key: Schema.String, value: Schema.Number }) })
+export const Funnel = Schema.Struct({
+  lanlan_name: Schema.String,
+  since: Schema.String,
+  until: Schema.String,
+  counts: Schema.Record({ key: Schema.String, value: Schema.Number })
+})
 
 /** GET /api/memory/statecharts/characters. */
 export const Characters = Schema.Struct({ characters: Schema.Array(Schema.String) })

@@ -9,22 +9,19 @@ import * as path from "node:path"
 import { assetDir, isAssetFile } from "../browser/Assets.js"
 import { detail } from "./Responses.js"
 
-export const assetRouter = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/assets/:file",
-    Effect.gen(function* () {
-      const file = (yield* HttpRouter.params)["file"] ?? ""
-      const dir = assetDir()
-      if (!isAssetFile(file) || dir === undefined) return detail(404, "Not Found")
-      const bytes = yield* Effect.tryPromise(() => readFile(path.join(dir, file)))
-      return HttpServerResponse.uint8Array(bytes, {
-        contentType: "text/javascript; charset=utf-8",
-        headers: { "cache-control": "no-cache", "x-content-type-options": "nosniff" }
-      })
-    }).pipe(
-      Effect.catchTag("UnknownException", () =>
-        Effect.logWarning("page asset unreadable").pipe(Effect.as(detail(404, "Not Found")))
-      )
+export const assetHandlers = {
+  asset: Effect.gen(function* () {
+    const file = (yield* HttpRouter.params)["file"] ?? ""
+    const dir = assetDir()
+    if (!isAssetFile(file) || dir === undefined) return detail(404, "Not Found")
+    const bytes = yield* Effect.tryPromise(() => readFile(path.join(dir, file)))
+    return HttpServerResponse.uint8Array(bytes, {
+      contentType: "text/javascript; charset=utf-8",
+      headers: { "cache-control": "no-cache", "x-content-type-options": "nosniff" }
+    })
+  }).pipe(
+    Effect.catchTag("UnknownException", () =>
+      Effect.logWarning("page asset unreadable").pipe(Effect.as(detail(404, "Not Found")))
     )
   )
-)
+}

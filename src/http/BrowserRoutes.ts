@@ -19,14 +19,9 @@ import { characterDir } from "../statecharts/Live.js"
 import { detail, json, operationFailed, wire } from "./Responses.js"
 import * as Wire from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
+import { api } from "../api/Api.js"
 
-const EditBody = Schema.Struct({
-  lanlan_name: Schema.String,
-  kind: Schema.Literal("fact", "persona"),
-  id: Schema.String.pipe(Schema.minLength(1)),
-  text: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(32_768))
-})
-const decodeEdit = Schema.decodeUnknownEither(Schema.parseJson(EditBody))
+const decodeEdit = Schema.decodeUnknownEither(Schema.parseJson(api.entryEdit.body))
 
 const failed = (e: { readonly _tag: string; readonly message: string }) =>
   Effect.logWarning("memory browser read failed").pipe(
@@ -34,35 +29,26 @@ const failed = (e: { readonly _tag: string; readonly message: string }) =>
     Effect.as(operationFailed(e.message))
   )
 
-export const browserRouter = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/memory_browser",
-    Effect.sync(() => HttpServerResponse.html(memoryBrowserPage()))
-  ),
-  HttpRouter.get(
-    "/api/memory/browser/:name",
-    Effect.gen(function* () {
-      const name = validateCharacterName((yield* HttpRouter.params)["name"] ?? "")
-      if (Either.isLeft(name)) return detail(400, name.left.detail)
-      const { dataDir, tunables } = yield* KiokuConfig
-      const view = yield* snapshot(characterDir(dataDir, name.right), tunables, yield* Clock.currentTimeMillis)
-      return wire(Wire.BrowserView, { name: name.right, ...view })
-    }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
-  ),
-  HttpRouter.post(
-    "/api/memory/entry_edit",
-    Effect.gen(function* () {
-      const body = decodeEdit(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
-      if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, text}" }, 400)
-      const { lanlan_name, kind, id } = body.right
-      const text = body.right.text.trim()
-      if (text === "") return json({ success: false, error: "text must not be empty" }, 400)
-      const result = yield* Effect.either((yield* MemoryService).editEntry(lanlan_name, { kind, id, text }))
-      if (Either.isLeft(result)) return memoryFailure(result.left)
-      const r = result.right
-      if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
-      if (r._tag === "ReadOnly") return json({ success: false, error: "read_only" }, 409)
-      return wire(Wire.EntryEdited, { success: true, id: r.id, text: r.text })
-    })
-  )
-)
+export const browserHandlers = {
+  memoryBrowserPage: Effect.sync(() => HttpServerResponse.html(memoryBrowserPage())),
+  browserView: Effect.gen(function* () {
+    const name = validateCharacterName((yield* HttpRouter.params)["name"] ?? "")
+    if (Either.isLeft(name)) return detail(400, name.left.detail)
+    const { dataDir, tunables } = yield* KiokuConfig
+    const view = yield* snapshot(characterDir(dataDir, name.right), tunables, yield* Clock.currentTimeMillis)
+    return wire(Wire.BrowserView, { name: name.right, ...view })
+  }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed })),
+  entryEdit: Effect.gen(function* () {
+    const body = decodeEdit(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
+    if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, text}" }, 400)
+    const { lanlan_name, kind, id } = body.right
+    const text = body.right.text.trim()
+    if (text === "") return json({ success: false, error: "text must not be empty" }, 400)
+    const result = yield* Effect.either((yield* MemoryService).editEntry(lanlan_name, { kind, id, text }))
+    if (Either.isLeft(result)) return memoryFailure(result.left)
+    const r = result.right
+    if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
+    if (r._tag === "ReadOnly") return json({ success: false, error: "read_only" }, 409)
+    return wire(Wire.EntryEdited, { success: true, id: r.id, text: r.text })
+  })
+}

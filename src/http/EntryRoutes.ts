@@ -9,20 +9,14 @@
  * HTTP 200 with `success: false`, as N.E.K.O. answers failed memory operations. Nothing is written
  * on any rejection.
  */
-import { HttpRouter } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
 import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { json, wire } from "./Responses.js"
 import { EntryActed } from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
+import { api } from "../api/Api.js"
 
-const ActionBody = Schema.Struct({
-  lanlan_name: Schema.String,
-  kind: Schema.Literal("reflection", "persona", "fact"),
-  id: Schema.String.pipe(Schema.minLength(1)),
-  action: Schema.Literal("confirm", "deny", "archive", "forget")
-})
-const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(ActionBody))
+const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(api.entryAction.body))
 
 /** A failed memory operation in the `/api/memory` style: 400 for a bad name, else HTTP 200 `success: false`. */
 export const memoryFailure = (e: MemoryError) =>
@@ -30,19 +24,16 @@ export const memoryFailure = (e: MemoryError) =>
     ? json({ success: false, error: e.message }, 400)
     : json({ success: false, error: e._tag })
 
-export const entryRouter = HttpRouter.empty.pipe(
-  HttpRouter.post(
-    "/api/memory/entry_action",
-    Effect.gen(function* () {
-      const body = decodeBody(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
-      if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, action}" }, 400)
-      const { lanlan_name, ...input } = body.right
-      const result = yield* Effect.either((yield* MemoryService).manualAction(lanlan_name, input))
-      if (Either.isLeft(result)) return memoryFailure(result.left)
-      const r = result.right
-      if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
-      if (r._tag === "NotAllowed") return json({ success: false, error: "not_allowed", status: r.status }, 409)
-      return wire(EntryActed, { success: true, status: r.status })
-    })
-  )
-)
+export const entryHandlers = {
+  entryAction: Effect.gen(function* () {
+    const body = decodeBody(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
+    if (Either.isLeft(body)) return json({ success: false, error: "expected {lanlan_name, kind, id, action}" }, 400)
+    const { lanlan_name, ...input } = body.right
+    const result = yield* Effect.either((yield* MemoryService).manualAction(lanlan_name, input))
+    if (Either.isLeft(result)) return memoryFailure(result.left)
+    const r = result.right
+    if (r._tag === "NotFound") return json({ success: false, error: "not_found" }, 404)
+    if (r._tag === "NotAllowed") return json({ success: false, error: "not_allowed", status: r.status }, 409)
+    return wire(EntryActed, { success: true, status: r.status })
+  })
+}

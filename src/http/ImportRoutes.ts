@@ -6,7 +6,6 @@
  * first, as N.E.K.O. does. Answers the success body, or 413 `external_import_too_large` / 500
  * `external_import_partial` with `partial_import` (what was added before the stop).
  */
-import { HttpRouter } from "@effect/platform"
 import { Effect, Either, Option, Schema } from "effect"
 import { validateCharacterName } from "../domain/CharacterName.js"
 import { normaliseLanguage } from "../domain/Locale.js"
@@ -15,16 +14,10 @@ import { MemoryService } from "../MemoryService.js"
 import { modelBodyText } from "./Body.js"
 import { detail, json, validation } from "./Responses.js"
 import { failure } from "./Routes.js"
+import { api } from "../api/Api.js"
 
-const Body = Schema.Struct({
-  character_name: Schema.String,
-  source_format: Schema.String,
-  imported_files: Schema.Array(Schema.String),
-  candidates: Schema.Array(Schema.Unknown),
-  warning_count: Schema.optionalWith(Schema.Number, { default: () => 0 }),
-  language: Schema.optional(Schema.NullOr(Schema.String)),
-  render_language: Schema.optional(Schema.NullOr(Schema.String))
-})
+/** The import model with its candidates left unread: each is checked on its own (a bad one is a 400). */
+const Body = Schema.Struct({ ...api.importExternalMarkdown.body.fields, candidates: Schema.Array(Schema.Unknown) })
 const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(Body))
 const decodeObject = Schema.decodeUnknownOption(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
@@ -55,63 +48,60 @@ const candidateOf = (raw: unknown): Either.Either<Candidate, string> => {
   })
 }
 
-export const importRouter = HttpRouter.empty.pipe(
-  HttpRouter.post(
-    "/internal/memory/import_external_markdown",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      const decoded = decodeBody(yield* modelBodyText)
-      if (Either.isLeft(decoded)) return validation(["body"], "body does not match the import model", "model_type")
-      const body = decoded.right
-      const valid = validateCharacterName(body.character_name)
-      if (Either.isLeft(valid)) return detail(400, valid.left.detail)
-      const name = valid.right
-      if (body.source_format !== "openclaw" && body.source_format !== "hermes") {
-        return detail(400, "Invalid source_format")
-      }
-      if (body.candidates.length === 0 || body.candidates.length > MAX_CANDIDATES) {
-        return detail(400, "Invalid candidate count")
-      }
-      const candidates: Array<Candidate> = []
-      for (const raw of body.candidates) {
-        const c = candidateOf(raw)
-        if (Either.isLeft(c)) return detail(400, c.left)
-        candidates.push(c.right)
-      }
-      const language = normaliseLanguage(body.language ?? undefined)
-      if (language !== undefined) {
-        const set = yield* Effect.either(memory.setPromptLocale(name, language))
-        if (Either.isLeft(set)) return failure(set.left)
-      }
-      const result = yield* Effect.either(
-        memory.importMarkdown(name, {
-          source_format: body.source_format,
-          imported_files: body.imported_files,
-          candidates
-        })
-      )
-      if (Either.isLeft(result)) return failure(result.left)
-      const o = result.right
-      if (o.status !== "success") {
-        return json(
-          {
-            detail: o.detail,
-            error_code: o.status === "too_large" ? "external_import_too_large" : "external_import_partial",
-            partial_import: { character_name: name, added_persona: o.added_persona, added_facts: o.added_facts }
-          },
-          o.status === "too_large" ? 413 : 500
-        )
-      }
-      return json({
-        status: "success",
-        character_name: name,
+export const importHandlers = {
+  importExternalMarkdown: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    const decoded = decodeBody(yield* modelBodyText)
+    if (Either.isLeft(decoded)) return validation(["body"], "body does not match the import model", "model_type")
+    const body = decoded.right
+    const valid = validateCharacterName(body.character_name)
+    if (Either.isLeft(valid)) return detail(400, valid.left.detail)
+    const name = valid.right
+    if (body.source_format !== "openclaw" && body.source_format !== "hermes") {
+      return detail(400, "Invalid source_format")
+    }
+    if (body.candidates.length === 0 || body.candidates.length > MAX_CANDIDATES) {
+      return detail(400, "Invalid candidate count")
+    }
+    const candidates: Array<Candidate> = []
+    for (const raw of body.candidates) {
+      const c = candidateOf(raw)
+      if (Either.isLeft(c)) return detail(400, c.left)
+      candidates.push(c.right)
+    }
+    const language = normaliseLanguage(body.language ?? undefined)
+    if (language !== undefined) {
+      const set = yield* Effect.either(memory.setPromptLocale(name, language))
+      if (Either.isLeft(set)) return failure(set.left)
+    }
+    const result = yield* Effect.either(
+      memory.importMarkdown(name, {
         source_format: body.source_format,
         imported_files: body.imported_files,
-        added_persona: o.added_persona,
-        added_facts: o.added_facts,
-        skipped_duplicates: o.skipped_duplicates,
-        warning_count: Math.max(0, body.warning_count)
+        candidates
       })
-    }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
-  )
-)
+    )
+    if (Either.isLeft(result)) return failure(result.left)
+    const o = result.right
+    if (o.status !== "success") {
+      return json(
+        {
+          detail: o.detail,
+          error_code: o.status === "too_large" ? "external_import_too_large" : "external_import_partial",
+          partial_import: { character_name: name, added_persona: o.added_persona, added_facts: o.added_facts }
+        },
+        o.status === "too_large" ? 413 : 500
+      )
+    }
+    return json({
+      status: "success",
+      character_name: name,
+      source_format: body.source_format,
+      imported_files: body.imported_files,
+      added_persona: o.added_persona,
+      added_facts: o.added_facts,
+      skipped_duplicates: o.skipped_duplicates,
+      warning_count: Math.max(0, body.warning_count)
+    })
+  }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
+}

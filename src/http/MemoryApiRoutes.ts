@@ -5,7 +5,7 @@
  * or the tokens are missing; nothing is written on any rejection) and the character-memory rename. Bodies
  * and status codes follow N.E.K.O.; errors are `{"success":false,"error"}`.
  */
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Option, Schema } from "effect"
 import type { RecentSnapshot } from "../recent/RecentCommands.js"
 import { validateCharacterName } from "../domain/CharacterName.js"
@@ -14,20 +14,12 @@ import { MemoryService, type MemoryError } from "../MemoryService.js"
 import { json, wire } from "./Responses.js"
 import { RecentFile, RecentSaved } from "../browser/Wire.js"
 import { bodyText } from "./Routes.js"
+import { api } from "../api/Api.js"
+import { lenient } from "../api/Route.js"
 
-const SaveBody = Schema.Struct({
-  filename: Schema.optional(Schema.Unknown),
-  chat: Schema.optional(Schema.Unknown),
-  fingerprint: Schema.optional(Schema.Unknown),
-  identity_token: Schema.optional(Schema.Unknown)
-})
-const decodeSave = Schema.decodeUnknownOption(Schema.parseJson(SaveBody))
-const RenameBody = Schema.Struct({
-  old_name: Schema.optional(Schema.Unknown),
-  new_name: Schema.optional(Schema.Unknown)
-})
-const decodeRename = Schema.decodeUnknownOption(Schema.parseJson(RenameBody))
-const FileQuery = Schema.Struct({ filename: Schema.optional(Schema.String) })
+const decodeSave = Schema.decodeUnknownOption(Schema.parseJson(lenient(api.saveRecentFile.body)))
+const decodeRename = Schema.decodeUnknownOption(Schema.parseJson(lenient(api.updateCatgirlName.body)))
+const FileQuery = api.recentFile.query
 
 const failed = (error: string, status = 200) => json({ success: false, error }, status)
 
@@ -119,37 +111,25 @@ const renameCharacter = Effect.gen(function* () {
   }
 })
 
-export const memoryApiRouter = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/api/memory/recent_files",
-    Effect.flatMap(MemoryService, (m) => m.recentFiles).pipe(
-      Effect.map((names) => json({ files: names.map(Browser.fileNameOf) })),
-      Effect.catchAll((e) => Effect.succeed(failed(e.message, 500)))
+export const memoryApiHandlers = {
+  recentFiles: Effect.flatMap(MemoryService, (m) => m.recentFiles).pipe(
+    Effect.map((names) => json({ files: names.map(Browser.fileNameOf) })),
+    Effect.catchAll((e) => Effect.succeed(failed(e.message, 500)))
+  ),
+  recentFile: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    const query = yield* HttpServerRequest.schemaSearchParams(FileQuery).pipe(
+      Effect.orElseSucceed(() => ({ filename: undefined }))
     )
-  ),
-  HttpRouter.get(
-    "/api/memory/recent_file",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      const query = yield* HttpServerRequest.schemaSearchParams(FileQuery).pipe(
-        Effect.orElseSucceed(() => ({ filename: undefined }))
-      )
-      const name = Browser.characterOfFile(query.filename ?? "")
-      if (Either.isLeft(name)) return failed(name.left, 400)
-      const snapshot = yield* Effect.either(memory.recentFile(name.right))
-      if (Either.isLeft(snapshot)) return storeFailure(snapshot.left, 500)
-      return Option.match(snapshot.right, {
-        onNone: () => failed("文件不存在", 404),
-        onSome: (s) => wire(RecentFile, { content: s.content, ...tokensOf(s) })
-      })
+    const name = Browser.characterOfFile(query.filename ?? "")
+    if (Either.isLeft(name)) return failed(name.left, 400)
+    const snapshot = yield* Effect.either(memory.recentFile(name.right))
+    if (Either.isLeft(snapshot)) return storeFailure(snapshot.left, 500)
+    return Option.match(snapshot.right, {
+      onNone: () => failed("文件不存在", 404),
+      onSome: (s) => wire(RecentFile, { content: s.content, ...tokensOf(s) })
     })
-  ),
-  HttpRouter.post(
-    "/api/memory/recent_file/save",
-    saveRecent.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
-  ),
-  HttpRouter.post(
-    "/api/memory/update_catgirl_name",
-    renameCharacter.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
-  )
-)
+  }),
+  saveRecentFile: saveRecent.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response))),
+  updateCatgirlName: renameCharacter.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
+}

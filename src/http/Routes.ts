@@ -15,24 +15,15 @@ import * as Startup from "../Startup.js"
 import { BodyRejected, bodyText, MAX_NESTING, modelBodyText, nestsTooDeep } from "./Body.js"
 import { detail, json, operationFailed, validation } from "./Responses.js"
 import { VERSION, INSTANCE_ID } from "../Version.js"
+import { api } from "../api/Api.js"
 
 export { bodyText, modelBodyText } from "./Body.js"
 
-const HistoryRequest = Schema.Struct({
-  input_history: Schema.String,
-  language: Schema.optional(Schema.NullOr(Schema.String)),
-  render_language: Schema.optional(Schema.NullOr(Schema.String))
-})
-const decodeHistoryRequest = Schema.decodeUnknownEither(Schema.parseJson(HistoryRequest))
+const decodeHistoryRequest = Schema.decodeUnknownEither(Schema.parseJson(api.cache.body))
 const decodeMessages = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.Unknown)))
-const ReasonBody = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
-const decodeReason = Schema.decodeUnknownOption(Schema.parseJson(ReasonBody))
-const decodeSurfaced = Schema.decodeUnknownOption(
-  Schema.parseJson(Schema.Struct({ reflection_ids: Schema.Array(Schema.String) }))
-)
-const decodeRunOnce = Schema.decodeUnknownOption(
-  Schema.parseJson(Schema.Struct({ character: Schema.optional(Schema.NullOr(Schema.String)) }))
-)
+const decodeReason = Schema.decodeUnknownOption(Schema.parseJson(api.startupBlock.body))
+const decodeSurfaced = Schema.decodeUnknownOption(Schema.parseJson(api.recordSurfaced.body))
+const decodeRunOnce = Schema.decodeUnknownOption(Schema.parseJson(api.maintenanceRunOnce.body))
 
 const historyBody = Effect.gen(function* () {
   const text = yield* modelBodyText
@@ -82,199 +73,137 @@ const writeRoute = (kind: WriteKind, ok: (count: number) => unknown) =>
     )
   }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
 
-export const queryLanguage = Effect.map(
-  HttpServerRequest.schemaSearchParams(
-    Schema.Struct({
-      language: Schema.optional(Schema.String),
-      render_language: Schema.optional(Schema.String)
-    })
-  ),
-  (q) => ({ language: q.language, renderLanguage: q.render_language })
-).pipe(Effect.orElseSucceed(() => ({})))
+export const queryLanguage = Effect.map(HttpServerRequest.schemaSearchParams(api.newDialog.query), (q) => ({
+  language: q.language,
+  renderLanguage: q.render_language
+})).pipe(Effect.orElseSucceed(() => ({})))
 
-export const router = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/health",
-    Effect.succeed(
-      json({ app: "N.E.K.O", service: "memory", status: "ok", instance_id: INSTANCE_ID, kioku_version: VERSION })
+export const coreHandlers = {
+  health: Effect.succeed(
+    json({ app: "N.E.K.O", service: "memory", status: "ok", instance_id: INSTANCE_ID, kioku_version: VERSION })
+  ),
+  cache: writeRoute("cache", (count) => ({ status: "cached", count })),
+  process: writeRoute("process", () => ({ status: "processed" })),
+  renew: writeRoute("renew", () => ({ status: "processed" })),
+  settle: writeRoute("settle", () => ({ status: "settled" })),
+  newDialog: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    const result = yield* Effect.either(memory.newDialog(yield* nameParam, yield* queryLanguage))
+    if (result._tag === "Left") {
+      if (result.left._tag === "InvalidCharacterName") return failure(result.left)
+      yield* Effect.logError("new_dialog failed; answering an empty dialog").pipe(
+        Effect.annotateLogs({ error: result.left._tag })
+      )
+    }
+    const text = result._tag === "Right" ? result.right : ""
+    return HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
+  }),
+  getRecentHistory: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.recentHistory(yield* nameParam, yield* queryLanguage).pipe(
+      Effect.map((body) => json(body)),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
     )
-  ),
-  HttpRouter.post(
-    "/cache/:name",
-    writeRoute("cache", (count) => ({ status: "cached", count }))
-  ),
-  HttpRouter.post(
-    "/process/:name",
-    writeRoute("process", () => ({ status: "processed" }))
-  ),
-  HttpRouter.post(
-    "/renew/:name",
-    writeRoute("renew", () => ({ status: "processed" }))
-  ),
-  HttpRouter.post(
-    "/settle/:name",
-    writeRoute("settle", () => ({ status: "settled" }))
-  ),
-  HttpRouter.get(
-    "/new_dialog/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      const result = yield* Effect.either(memory.newDialog(yield* nameParam, yield* queryLanguage))
-      if (result._tag === "Left") {
-        if (result.left._tag === "InvalidCharacterName") return failure(result.left)
-        yield* Effect.logError("new_dialog failed; answering an empty dialog").pipe(
-          Effect.annotateLogs({ error: result.left._tag })
-        )
-      }
-      const text = result._tag === "Right" ? result.right : ""
-      return HttpServerResponse.text(text, { contentType: "text/plain; charset=utf-8" })
-    })
-  ),
-  HttpRouter.get(
-    "/get_recent_history/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.recentHistory(yield* nameParam, yield* queryLanguage).pipe(
-        Effect.map((body) => json(body)),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/last_conversation_gap/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.lastConversationGap(yield* nameParam).pipe(
-        Effect.map((gap) => json({ gap_seconds: gap })),
-        Effect.catchAll((e) =>
-          Effect.succeed(
-            e._tag === "InvalidCharacterName" ? failure(e) : json({ gap_seconds: -1, error: "server_error" }, 500)
-          )
+  }),
+  lastConversationGap: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.lastConversationGap(yield* nameParam).pipe(
+      Effect.map((gap) => json({ gap_seconds: gap })),
+      Effect.catchAll((e) =>
+        Effect.succeed(
+          e._tag === "InvalidCharacterName" ? failure(e) : json({ gap_seconds: -1, error: "server_error" }, 500)
         )
       )
-    })
-  ),
-  HttpRouter.post(
-    "/cancel_correction/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.cancelCorrection(yield* nameParam).pipe(
-        Effect.map((status) => json({ status })),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/get_settings/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.settings(yield* nameParam, yield* queryLanguage).pipe(
-        Effect.map((text) => json(text)),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/get_persona/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.persona(yield* nameParam).pipe(
-        Effect.map((persona) => json(persona)),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/followup_topics/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.followupTopics(yield* nameParam).pipe(
-        Effect.map((topics) => json({ topics })),
-        Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ topics: [] })))
-      )
-    })
-  ),
-  HttpRouter.post(
-    "/record_surfaced/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      const name = yield* nameParam
-      const body = decodeSurfaced(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
-      if (Option.isNone(body))
-        return validation(["body", "reflection_ids"], "reflection_ids must be a list of strings", "value_error")
-      return yield* memory.recordSurfaced(name, body.value.reflection_ids).pipe(
-        Effect.map(() => json({ ok: true })),
-        Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ ok: true })))
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/api/memory/funnel/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      const name = yield* nameParam
-      const query = yield* HttpServerRequest.schemaSearchParams(
-        Schema.Struct({ since: Schema.optional(Schema.String), until: Schema.optional(Schema.String) })
-      ).pipe(Effect.orElseSucceed(() => ({ since: undefined, until: undefined })))
-      const now = yield* Clock.currentTimeMillis
-      const until = query.until === undefined ? now : parseWhen(query.until)
-      const since = query.since === undefined ? (until ?? now) - 7 * 86_400_000 : parseWhen(query.since)
-      if (since === undefined || until === undefined) return detail(400, "Invalid datetime")
-      if (since > until) return detail(400, "since must not be after until")
-      return yield* memory.funnel(name, since, until).pipe(
-        Effect.map((counts) =>
-          json({ lanlan_name: name.trim(), since: localIso(since), until: localIso(until), counts })
-        ),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.post(
-    "/reflect/:name",
-    Effect.gen(function* () {
-      const memory = yield* MemoryService
-      return yield* memory.reflect(yield* nameParam).pipe(
-        Effect.map((r) => json({ reflection: Option.getOrNull(r), auto_transitions: 0 })),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    })
-  ),
-  HttpRouter.post(
-    "/internal/maintenance/run_once",
-    Effect.gen(function* () {
-      const text = yield* bodyText
-      const body = text.trim() === "" ? Option.some({ character: undefined }) : decodeRunOnce(text)
-      if (Option.isNone(body)) return validation(["body"], "body must be a JSON object", "value_error")
-      return yield* RunOnce.runOnce(body.value.character ?? undefined).pipe(
-        Effect.map((report) => json(report)),
-        Effect.catchAll((e) => Effect.succeed(failure(e)))
-      )
-    }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
-  ),
-  HttpRouter.post(
-    "/shutdown",
-    Effect.succeed(json({ status: "shutdown_disabled", message: "stop kioku with a signal" }))
-  ),
-  HttpRouter.post(
-    "/internal/storage/startup/continue",
-    Effect.gen(function* () {
-      const status = yield* RuntimeStatus
-      const phase = yield* Ref.get(status)
-      if (phase._tag === "blocked") yield* Startup.recover
-      else if (phase._tag === "reblocked") yield* Ref.set(status, { _tag: "ready" })
-      return json({ ok: true, initialized: (yield* Ref.get(status))._tag === "ready" })
-    })
-  ),
-  HttpRouter.post(
-    "/internal/storage/startup/block",
-    Effect.gen(function* () {
-      const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
-      const reason = Option.flatMap(decodeReason(text), (b) => Option.fromNullable(b.reason)).pipe(
-        Option.getOrElse(() => "blocked_by_request")
-      )
-      const status = yield* RuntimeStatus
-      yield* Ref.update(status, (p): Phase => (p._tag === "ready" ? { _tag: "reblocked", reason } : p))
-      return json({ ok: true, limited_mode: true, reason })
-    })
-  )
-)
+    )
+  }),
+  cancelCorrection: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.cancelCorrection(yield* nameParam).pipe(
+      Effect.map((status) => json({ status })),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }),
+  getSettings: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.settings(yield* nameParam, yield* queryLanguage).pipe(
+      Effect.map((text) => json(text)),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }),
+  getPersona: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.persona(yield* nameParam).pipe(
+      Effect.map((persona) => json(persona)),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }),
+  followupTopics: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.followupTopics(yield* nameParam).pipe(
+      Effect.map((topics) => json({ topics })),
+      Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ topics: [] })))
+    )
+  }),
+  recordSurfaced: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    const name = yield* nameParam
+    const body = decodeSurfaced(yield* bodyText.pipe(Effect.orElseSucceed(() => "")))
+    if (Option.isNone(body))
+      return validation(["body", "reflection_ids"], "reflection_ids must be a list of strings", "value_error")
+    return yield* memory.recordSurfaced(name, body.value.reflection_ids).pipe(
+      Effect.map(() => json({ ok: true })),
+      Effect.catchAll((e) => Effect.succeed(e._tag === "InvalidCharacterName" ? failure(e) : json({ ok: true })))
+    )
+  }),
+  funnel: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    const name = yield* nameParam
+    const query = yield* HttpServerRequest.schemaSearchParams(api.funnel.query).pipe(
+      Effect.orElseSucceed(() => ({ since: undefined, until: undefined }))
+    )
+    const now = yield* Clock.currentTimeMillis
+    const until = query.until === undefined ? now : parseWhen(query.until)
+    const since = query.since === undefined ? (until ?? now) - 7 * 86_400_000 : parseWhen(query.since)
+    if (since === undefined || until === undefined) return detail(400, "Invalid datetime")
+    if (since > until) return detail(400, "since must not be after until")
+    return yield* memory.funnel(name, since, until).pipe(
+      Effect.map((counts) =>
+        json({ lanlan_name: name.trim(), since: localIso(since), until: localIso(until), counts })
+      ),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }),
+  reflect: Effect.gen(function* () {
+    const memory = yield* MemoryService
+    return yield* memory.reflect(yield* nameParam).pipe(
+      Effect.map((r) => json({ reflection: Option.getOrNull(r), auto_transitions: 0 })),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }),
+  maintenanceRunOnce: Effect.gen(function* () {
+    const text = yield* bodyText
+    const body = text.trim() === "" ? Option.some({ character: undefined }) : decodeRunOnce(text)
+    if (Option.isNone(body)) return validation(["body"], "body must be a JSON object", "value_error")
+    return yield* RunOnce.runOnce(body.value.character ?? undefined).pipe(
+      Effect.map((report) => json(report)),
+      Effect.catchAll((e) => Effect.succeed(failure(e)))
+    )
+  }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response))),
+  shutdown: Effect.succeed(json({ status: "shutdown_disabled", message: "stop kioku with a signal" })),
+  startupContinue: Effect.gen(function* () {
+    const status = yield* RuntimeStatus
+    const phase = yield* Ref.get(status)
+    if (phase._tag === "blocked") yield* Startup.recover
+    else if (phase._tag === "reblocked") yield* Ref.set(status, { _tag: "ready" })
+    return json({ ok: true, initialized: (yield* Ref.get(status))._tag === "ready" })
+  }),
+  startupBlock: Effect.gen(function* () {
+    const text = yield* bodyText.pipe(Effect.orElseSucceed(() => ""))
+    const reason = Option.flatMap(decodeReason(text), (b) => Option.fromNullable(b.reason)).pipe(
+      Option.getOrElse(() => "blocked_by_request")
+    )
+    const status = yield* RuntimeStatus
+    yield* Ref.update(status, (p): Phase => (p._tag === "ready" ? { _tag: "reblocked", reason } : p))
+    return json({ ok: true, limited_mode: true, reason })
+  })
+}

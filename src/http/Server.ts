@@ -4,9 +4,11 @@
  * visible to clients) unless the server starts blocked. The listening url is announced in the memory root
  * (store/ServerAddress.ts) so that `kioku mcp` on the same root can reach this server.
  */
-import { HttpRouter, HttpServer } from "@effect/platform"
+import { HttpRouter, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
+import { api, routeNames, type RouteName } from "../api/Api.js"
+import { routerPath } from "../api/Route.js"
 import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import * as Startup from "../Startup.js"
@@ -15,19 +17,19 @@ import * as ServerAddress from "../store/ServerAddress.js"
 import { guard } from "./Guard.js"
 import { Sessions } from "./Sessions.js"
 import { detail } from "./Responses.js"
-import { router } from "./Routes.js"
-import { adminRouter } from "./AdminRoutes.js"
-import { recallRouter } from "./RecallRoutes.js"
-import { localeRouter } from "./LocaleRoutes.js"
-import { importRouter } from "./ImportRoutes.js"
+import { coreHandlers } from "./Routes.js"
+import { adminHandlers } from "./AdminRoutes.js"
+import { recallHandlers } from "./RecallRoutes.js"
+import { localeHandlers } from "./LocaleRoutes.js"
+import { importHandlers } from "./ImportRoutes.js"
+import { lifecycleHandlers } from "./LifecycleRoutes.js"
+import { homeHandlers } from "./HomeRoutes.js"
+import { entryHandlers } from "./EntryRoutes.js"
+import { memoryApiHandlers } from "./MemoryApiRoutes.js"
+import { statechartHandlers } from "./StatechartRoutes.js"
+import { browserHandlers } from "./BrowserRoutes.js"
+import { assetHandlers } from "./AssetRoutes.js"
 import { scopedRouter } from "./ScopedRoutes.js"
-import { lifecycleRouter } from "./LifecycleRoutes.js"
-import { homeRouter } from "./HomeRoutes.js"
-import { entryRouter } from "./EntryRoutes.js"
-import { memoryApiRouter } from "./MemoryApiRoutes.js"
-import { statechartRouter } from "./StatechartRoutes.js"
-import { browserRouter } from "./BrowserRoutes.js"
-import { assetRouter } from "./AssetRoutes.js"
 import { trustRouter } from "./trust/TrustRoutes.js"
 
 export interface ServeOptions {
@@ -43,23 +45,41 @@ export interface ServeOptions {
 const characterRoutes =
   /^\/(cache|process|renew|settle|new_dialog|get_recent_history|last_conversation_gap|cancel_correction|reflect|followup_topics|record_surfaced|query_memory|prompt-locale|search_for_memory|release_character)\/[^?]*\//
 
+type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>
+
+type Mounted<H extends Readonly<Record<RouteName, Handler>>> = HttpRouter.HttpRouter<
+  Effect.Effect.Error<H[RouteName]>,
+  Exclude<
+    Effect.Effect.Context<H[RouteName]>,
+    HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams
+  >
+>
+
+/** The router: one handler per entry of the route table (api/Api.ts), mounted at the entry's method and path. */
+export const mount = <H extends Readonly<Record<RouteName, Handler>>>(handlers: H): Mounted<H> => {
+  let router: HttpRouter.HttpRouter<unknown, unknown> = HttpRouter.empty
+  for (const name of routeNames)
+    router = HttpRouter.route(api[name].method)(routerPath(api[name].path), handlers[name])(router)
+  return router as Mounted<H>
+}
+
+export const apiRouter = mount({
+  ...coreHandlers,
+  ...adminHandlers,
+  ...recallHandlers,
+  ...localeHandlers,
+  ...importHandlers,
+  ...lifecycleHandlers,
+  ...homeHandlers,
+  ...statechartHandlers,
+  ...entryHandlers,
+  ...browserHandlers,
+  ...memoryApiHandlers,
+  ...assetHandlers
+})
+
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concatAll(
-    router,
-    adminRouter,
-    recallRouter,
-    localeRouter,
-    importRouter,
-    scopedRouter,
-    lifecycleRouter,
-    homeRouter,
-    statechartRouter,
-    entryRouter,
-    browserRouter,
-    memoryApiRouter,
-    trustRouter,
-    assetRouter
-  ).pipe(
+  HttpRouter.concatAll(apiRouter, scopedRouter, trustRouter).pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

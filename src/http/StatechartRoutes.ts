@@ -6,7 +6,7 @@
  * from the character's files (see statecharts/Live.ts); an invalid name is a 400 like every character route.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import type { Health } from "../runtime/Actor.js"
 import { CharacterRegistry } from "../character/CharacterRegistry.js"
 import { KiokuConfig } from "../Config.js"
@@ -18,9 +18,10 @@ import * as Live from "../statecharts/Live.js"
 import { statechartsPage } from "../statecharts/Page.js"
 import { detail, operationFailed, validation, wire } from "./Responses.js"
 import * as Wire from "../browser/Wire.js"
+import { api } from "../api/Api.js"
 
 const stateNames = Object.fromEntries(graphs().map((g) => [g.id, g.states.map((s) => s.id)]))
-const EntriesQuery = Schema.Struct({ machine: Schema.Literal(...machineNames), state: Schema.String })
+const EntriesQuery = api.statechartEntries.query
 
 const named = Effect.map(HttpRouter.params, (p) => validateCharacterName(p["name"] ?? ""))
 
@@ -53,95 +54,77 @@ const failed = (e: { readonly _tag: string; readonly message: string }) =>
     Effect.as(operationFailed(e.message))
   )
 
-export const statechartRouter = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/statecharts",
-    Effect.sync(() => HttpServerResponse.html(statechartsPage()))
-  ),
-  HttpRouter.get(
-    "/api/memory/live_actors",
-    Effect.gen(function* () {
-      const names = [...(yield* (yield* CharacterRegistry).active)].sort()
-      const registry = yield* CharacterRegistry
-      const actors = yield* Effect.forEach(names, (name) =>
-        Effect.zipWith(sessionOf(name), registry.health(name), (session, health) => ({
-          name,
-          session,
-          supervision: Option.match(health, { onNone: () => null, onSome: supervisionOf })
-        }))
-      )
-      return wire(Wire.LiveActors, { actors })
-    })
-  ),
-  HttpRouter.get(
-    "/api/memory/statecharts/characters",
-    Effect.gen(function* () {
-      const { dataDir } = yield* KiokuConfig
-      return yield* CharacterDirs.list(dataDir).pipe(
-        Effect.map((characters) => wire(Wire.Characters, { characters })),
-        Effect.catchAll(failed)
-      )
-    })
-  ),
-  HttpRouter.get(
-    "/api/memory/statecharts/:name",
-    Effect.gen(function* () {
-      const name = yield* named
-      if (Either.isLeft(name)) return detail(400, name.left.detail)
-      const all = yield* liveEntries(name.right)
-      const live = yield* liveOf(name.right)
-      return wire(Wire.StateCounts, {
-        name: name.right,
-        session: live?.session ?? null,
-        recent: live?.recent ?? null,
-        machines: {
-          reflection: Live.countBy(all, "reflection", stateNames["reflection"] ?? []),
-          persona: Live.countBy(all, "persona", stateNames["persona"] ?? []),
-          session: oneLive(stateNames["session"] ?? [], live?.session ?? null),
-          recent: oneLive(stateNames["recent"] ?? [], live?.recent ?? null)
-        }
-      })
-    }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
-  ),
-  HttpRouter.get(
-    "/api/memory/statecharts/:name/entries",
-    Effect.gen(function* () {
-      const name = yield* named
-      if (Either.isLeft(name)) return detail(400, name.left.detail)
-      const query = yield* Effect.either(HttpServerRequest.schemaSearchParams(EntriesQuery))
-      if (Either.isLeft(query))
-        return validation(["query", "machine"], `machine must be one of ${machineNames.join(", ")}`, "value_error")
-      const { machine, state } = query.right
-      if (!(stateNames[machine] ?? []).includes(state))
-        return validation(["query", "state"], `state must be a state of ${machine}`, "value_error")
-      if (machine === "session" || machine === "recent") {
-        const live = yield* liveOf(name.right)
-        return wire(Wire.StateEntries, {
-          entries: live?.[machine] === state ? [{ id: name.right, text: `live ${machine} actor`, score: null }] : []
-        })
+export const statechartHandlers = {
+  statechartsPage: Effect.sync(() => HttpServerResponse.html(statechartsPage())),
+  liveActors: Effect.gen(function* () {
+    const names = [...(yield* (yield* CharacterRegistry).active)].sort()
+    const registry = yield* CharacterRegistry
+    const actors = yield* Effect.forEach(names, (name) =>
+      Effect.zipWith(sessionOf(name), registry.health(name), (session, health) => ({
+        name,
+        session,
+        supervision: Option.match(health, { onNone: () => null, onSome: supervisionOf })
+      }))
+    )
+    return wire(Wire.LiveActors, { actors })
+  }),
+  statechartCharacters: Effect.gen(function* () {
+    const { dataDir } = yield* KiokuConfig
+    return yield* CharacterDirs.list(dataDir).pipe(
+      Effect.map((characters) => wire(Wire.Characters, { characters })),
+      Effect.catchAll(failed)
+    )
+  }),
+  statechartCounts: Effect.gen(function* () {
+    const name = yield* named
+    if (Either.isLeft(name)) return detail(400, name.left.detail)
+    const all = yield* liveEntries(name.right)
+    const live = yield* liveOf(name.right)
+    return wire(Wire.StateCounts, {
+      name: name.right,
+      session: live?.session ?? null,
+      recent: live?.recent ?? null,
+      machines: {
+        reflection: Live.countBy(all, "reflection", stateNames["reflection"] ?? []),
+        persona: Live.countBy(all, "persona", stateNames["persona"] ?? []),
+        session: oneLive(stateNames["session"] ?? [], live?.session ?? null),
+        recent: oneLive(stateNames["recent"] ?? [], live?.recent ?? null)
       }
-      const all = yield* liveEntries(name.right)
+    })
+  }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed })),
+  statechartEntries: Effect.gen(function* () {
+    const name = yield* named
+    if (Either.isLeft(name)) return detail(400, name.left.detail)
+    const query = yield* Effect.either(HttpServerRequest.schemaSearchParams(EntriesQuery))
+    if (Either.isLeft(query))
+      return validation(["query", "machine"], `machine must be one of ${machineNames.join(", ")}`, "value_error")
+    const { machine, state } = query.right
+    if (!(stateNames[machine] ?? []).includes(state))
+      return validation(["query", "state"], `state must be a state of ${machine}`, "value_error")
+    if (machine === "session" || machine === "recent") {
+      const live = yield* liveOf(name.right)
       return wire(Wire.StateEntries, {
-        entries: all
-          .filter((e) => e.machine === machine && e.state === state)
-          .map((e) => ({
-            id: e.id,
-            text: e.text,
-            score: e.score,
-            ...(e.section === undefined ? {} : { section: e.section })
-          }))
+        entries: live?.[machine] === state ? [{ id: name.right, text: `live ${machine} actor`, score: null }] : []
       })
-    }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed }))
-  ),
-  HttpRouter.get(
-    "/api/memory/statecharts/:name/history/:entryId",
-    Effect.gen(function* () {
-      const name = yield* named
-      if (Either.isLeft(name)) return detail(400, name.left.detail)
-      const entryId = (yield* HttpRouter.params)["entryId"] ?? ""
-      const { dataDir } = yield* KiokuConfig
-      const history = yield* Live.history(Live.characterDir(dataDir, name.right), entryId)
-      return wire(Wire.History, { id: entryId, history })
-    }).pipe(Effect.catchTags({ StoreError: failed }))
-  )
-)
+    }
+    const all = yield* liveEntries(name.right)
+    return wire(Wire.StateEntries, {
+      entries: all
+        .filter((e) => e.machine === machine && e.state === state)
+        .map((e) => ({
+          id: e.id,
+          text: e.text,
+          score: e.score,
+          ...(e.section === undefined ? {} : { section: e.section })
+        }))
+    })
+  }).pipe(Effect.catchTags({ StoreError: failed, ViewDecodeError: failed })),
+  statechartHistory: Effect.gen(function* () {
+    const name = yield* named
+    if (Either.isLeft(name)) return detail(400, name.left.detail)
+    const entryId = (yield* HttpRouter.params)["entryId"] ?? ""
+    const { dataDir } = yield* KiokuConfig
+    const history = yield* Live.history(Live.characterDir(dataDir, name.right), entryId)
+    return wire(Wire.History, { id: entryId, history })
+  }).pipe(Effect.catchTags({ StoreError: failed }))
+}
