@@ -12,6 +12,9 @@ import { api, routeNames, type Api, type Input, type NeedsInput, type Output, ty
 import type { RouteDef } from "./Route.js"
 import { ErrorAnswer } from "./Schemas.js"
 
+export type { Api, Input, Output, RouteName } from "./Api.js"
+export type { ErrorAnswer } from "./Schemas.js"
+
 export interface ClientOptions {
   /** The server, e.g. `http://127.0.0.1:48912`; default `""`: the page's own origin in a browser. */
   readonly baseUrl?: string

@@ -58,6 +58,7 @@ export const homePage = (view: HomeView): string => {
 <ul>
 <li><a href="/memory_browser">Memory browser</a>: each character's recent history, facts, reflections and persona</li>
 <li><a href="/statecharts">State charts</a>: the lifecycle machines and where each entry stands</li>
+<li><a href="/docs">API</a>: every route, its parameters and answers (<a href="/openapi.json">OpenAPI 3.1</a>)</li>
 <li><a href="/health">/health</a>: the signature N.E.K.O.'s launcher checks</li>
 </ul>
 <h2>Characters (${view.characters.length})</h2>

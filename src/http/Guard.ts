@@ -20,7 +20,9 @@ export interface GuardOptions {
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"])
 const limitedModeExempt = new Set([
   "/",
-  "/health",
+    "/health",
+  "/openapi.json",
+  "/docs",
   "/shutdown",
   "/internal/storage/startup/continue",
   "/internal/storage/startup/block"

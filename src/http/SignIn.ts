@@ -26,7 +26,7 @@ const SignInBody = Schema.Struct({
 const decodeForm = Schema.decodeUnknownEither(SignInBody)
 const decodeJson = Schema.decodeUnknownEither(Schema.parseJson(SignInBody))
 
-const pages = new Set(["/memory_browser", "/statecharts"])
+const pages = new Set(["/memory_browser", "/statecharts", "/docs"])
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
 const MAX_SIGN_IN_BYTES = 8192
 

@@ -1,14 +1,14 @@
 /**
- * The server backend of `kioku mcp`: when a kioku server holds the memory root, every operation is one
- * request to that server's routes (`/cache`, `/internal/maintenance/run_once`, `/query_memory?format=markdown`,
- * `/new_dialog`, `/api/memory/statecharts/characters`, `/api/memory/entry_action`, `/get_persona`,
- * `/api/memory/browser`, `/prompt-locale`), with the bearer token when one is configured. Answers are decoded
- * with Schema; a refusal (4xx, or N.E.K.O.'s HTTP 200 `status:"error"`) becomes an `McpBackendError` naming
- * the server's reason.
+ * The server backend of `kioku mcp` (and of `kioku/ai`'s tools): every operation is one call of the typed
+ * client (api/Client.ts) to the kioku server's routes (`/cache`, `/internal/maintenance/run_once`,
+ * `/query_memory?format=markdown`, `/new_dialog`, `/api/memory/statecharts/characters`,
+ * `/api/memory/entry_action`, `/get_persona`, `/api/memory/browser`, `/prompt-locale`), with the bearer token
+ * when one is configured. A refusal (an error status, or N.E.K.O.'s HTTP 200 `status:"error"`) becomes an
+ * `McpBackendError` naming the server's reason.
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Layer, Option, Schema } from "effect"
-import { BrowserView, Characters, EntryActed, ErrorBody } from "../browser/Wire.js"
+import { createClient, type KiokuClient, type Reply } from "../api/Client.js"
 import { McpBackend, McpBackendError, type Backend, type ForgetOutcome } from "./Backend.js"
 
 export interface RemoteOptions {
@@ -17,113 +17,66 @@ export interface RemoteOptions {
   readonly authToken: string | undefined
 }
 
-const Cached = Schema.Struct({ status: Schema.Literal("cached"), count: Schema.Number })
-const Ran = Schema.Struct({ ran: Schema.Array(Schema.Struct({ factsAdded: Schema.Number })) })
-const Locale = Schema.Struct({ success: Schema.Literal(true), language: Schema.NullOr(Schema.String) })
-const NotAllowed = Schema.Struct({ error: Schema.Literal("not_allowed"), status: Schema.String })
+/** One client call: its value, or the server's reason as an `McpBackendError`. */
+const ask = <A>(call: () => Promise<Reply<A>>) =>
+  Effect.flatMap(
+    Effect.promise(call),
+    (reply): Effect.Effect<A, McpBackendError> =>
+      reply.ok ? Effect.succeed(reply.value) : Effect.fail(new McpBackendError({ message: reply.error.message }))
+  )
 
-const decodeError = Schema.decodeUnknownOption(Schema.parseJson(ErrorBody))
-const reasonOf = (status: number, text: string) =>
-  Option.match(decodeError(text), {
-    onNone: () => `the kioku server answered HTTP ${status}`,
-    onSome: (b) =>
-      typeof b.detail === "string" ? b.detail : (b.message ?? b.error ?? `the kioku server answered HTTP ${status}`)
-  })
-
-const path = (route: string, name: string) => `${route}/${encodeURIComponent(name.trim())}`
+/** The backend over a client of the kioku server at `url` (`url` only names it in `mode`). */
+export const fromClient = (client: KiokuClient, url: string): Backend => ({
+  mode: { _tag: "server", url },
+  remember: (name, turns, language) =>
+    ask(() =>
+      client.cache({
+        name: name.trim(),
+        body: { input_history: JSON.stringify(turns), ...(language === undefined ? {} : { language }) }
+      })
+    ).pipe(Effect.map((b) => b.count)),
+  maintainNow: (name) =>
+    ask(() => client.maintenanceRunOnce({ body: { character: name } })).pipe(
+      Effect.map((b) => b.ran.reduce((n, r) => n + r.factsAdded, 0))
+    ),
+  recallText: (name, input) =>
+    ask(() => client.queryMemory({ name: name.trim(), query: { format: "markdown" }, body: input })).pipe(
+      Effect.flatMap((answer) =>
+        typeof answer === "string"
+          ? Effect.succeed(answer)
+          : Effect.fail(new McpBackendError({ message: "the kioku server answered JSON instead of the tool text" }))
+      )
+    ),
+  context: (name, language) => ask(() => client.newDialog({ name: name.trim(), query: { language } })),
+  characters: ask(() => client.statechartCharacters()).pipe(Effect.map((b) => b.characters)),
+  forget: (name, kind, id) =>
+    Effect.flatMap(
+      Effect.promise(() => client.entryAction({ body: { lanlan_name: name, kind, id, action: "forget" } })),
+      (reply): Effect.Effect<ForgetOutcome, McpBackendError> => {
+        if (reply.ok) return Effect.succeed({ _tag: "Forgotten", status: reply.value.status })
+        const { status, fields, message } = reply.error
+        if (status === 404) return Effect.succeed({ _tag: "NotFound" })
+        if (status === 409 && fields.error === "not_allowed" && fields.status !== undefined)
+          return Effect.succeed({ _tag: "NotAllowed", status: fields.status })
+        return Effect.fail(new McpBackendError({ message }))
+      }
+    ),
+  persona: (name) => ask(() => client.getPersona({ name: name.trim() })),
+  facts: (name) => ask(() => client.browserView({ name: name.trim() })).pipe(Effect.map((b) => b.facts)),
+  promptLanguage: (name) =>
+    ask(() => client.getPromptLocale({ name: name.trim() })).pipe(Effect.map((b) => Option.fromNullable(b.language)))
+})
 
 export const make = (options: RemoteOptions) =>
-  Effect.gen(function* () {
+  Effect.sync(() => {
     const base = options.url.replace(/\/+$/, "")
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((r) =>
-        HttpClientRequest.prependUrl(
-          options.authToken === undefined ? r : HttpClientRequest.bearerToken(r, options.authToken),
-          base
-        )
-      )
+    return fromClient(
+      createClient({ baseUrl: base, ...(options.authToken === undefined ? {} : { token: options.authToken }) }),
+      base
     )
-    const send = (request: HttpClientRequest.HttpClientRequest) =>
-      client.execute(request).pipe(
-        Effect.flatMap((res) => Effect.map(res.text, (text) => ({ status: res.status, text }))),
-        Effect.scoped,
-        Effect.mapError(() => new McpBackendError({ message: `the kioku server at ${base} did not answer` }))
-      )
-    /** The body of a 2xx answer that is not N.E.K.O.'s `status:"error"`, else the server's reason. */
-    const ok = (request: HttpClientRequest.HttpClientRequest) =>
-      Effect.flatMap(send(request), ({ status, text }) =>
-        status >= 200 && status < 300 && !Option.exists(decodeError(text), (b) => b.status === "error")
-          ? Effect.succeed(text)
-          : Effect.fail(new McpBackendError({ message: reasonOf(status, text) }))
-      )
-    const decoded = <A, I>(schema: Schema.Schema<A, I>, text: string) =>
-      Schema.decodeUnknown(Schema.parseJson(schema))(text).pipe(
-        Effect.mapError(() => new McpBackendError({ message: "the kioku server's answer did not decode" }))
-      )
-    const json = (body: unknown) => HttpClientRequest.bodyUnsafeJson(body)
-    const backend: Backend = {
-      mode: { _tag: "server", url: base },
-      remember: (name, turns, language) =>
-        ok(
-          HttpClientRequest.post(path("/cache", name)).pipe(
-            json({ input_history: JSON.stringify(turns), ...(language === undefined ? {} : { language }) })
-          )
-        ).pipe(
-          Effect.flatMap((text) => decoded(Cached, text)),
-          Effect.map((b) => b.count)
-        ),
-      maintainNow: (name) =>
-        ok(HttpClientRequest.post("/internal/maintenance/run_once").pipe(json({ character: name }))).pipe(
-          Effect.flatMap((text) => decoded(Ran, text)),
-          Effect.map((b) => b.ran.reduce((n, r) => n + r.factsAdded, 0))
-        ),
-      recallText: (name, input) =>
-        ok(
-          HttpClientRequest.post(path("/query_memory", name)).pipe(
-            HttpClientRequest.setUrlParam("format", "markdown"),
-            json(input)
-          )
-        ),
-      context: (name, language) =>
-        ok(HttpClientRequest.get(path("/new_dialog", name)).pipe(HttpClientRequest.setUrlParam("language", language))),
-      characters: ok(HttpClientRequest.get("/api/memory/statecharts/characters")).pipe(
-        Effect.flatMap((text) => decoded(Characters, text)),
-        Effect.map((b) => b.characters)
-      ),
-      forget: (name, kind, id) =>
-        send(
-          HttpClientRequest.post("/api/memory/entry_action").pipe(
-            json({ lanlan_name: name, kind, id, action: "forget" })
-          )
-        ).pipe(
-          Effect.flatMap(({ status, text }): Effect.Effect<ForgetOutcome, McpBackendError> => {
-            if (status === 404) return Effect.succeed({ _tag: "NotFound" })
-            if (status === 409)
-              return Effect.map(decoded(NotAllowed, text), (b) => ({ _tag: "NotAllowed", status: b.status }))
-            if (status !== 200) return Effect.fail(new McpBackendError({ message: reasonOf(status, text) }))
-            return Effect.map(decoded(EntryActed, text), (b) => ({ _tag: "Forgotten", status: b.status }))
-          })
-        ),
-      persona: (name) =>
-        ok(HttpClientRequest.get(path("/get_persona", name))).pipe(
-          Effect.flatMap((text) => decoded(Schema.Unknown, text))
-        ),
-      facts: (name) =>
-        ok(HttpClientRequest.get(path("/api/memory/browser", name))).pipe(
-          Effect.flatMap((text) => decoded(BrowserView, text)),
-          Effect.map((b) => b.facts)
-        ),
-      promptLanguage: (name) =>
-        ok(HttpClientRequest.get(path("/prompt-locale", name))).pipe(
-          Effect.flatMap((text) => decoded(Locale, text)),
-          Effect.map((b) => Option.fromNullable(b.language))
-        )
-    }
-    return backend
   })
 
-export const layer = (options: RemoteOptions) =>
-  Layer.effect(McpBackend, make(options)).pipe(Layer.provide(FetchHttpClient.layer))
+export const layer = (options: RemoteOptions) => Layer.effect(McpBackend, make(options))
 
 /** Whether `url` answers `/health` as a kioku memory server (`service: "memory"`, a `kioku_version`). */
 export const isKioku = (url: string, authToken: string | undefined) =>
