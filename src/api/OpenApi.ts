@@ -26,15 +26,28 @@ const common = {
   "413": "a body over the size limit"
 } as const
 
+/**
+ * Without the `$id`s effect gives its built-in schemas (`/schemas/unknown`, …): one `$id` may appear only once
+ * in a JSON Schema 2020-12 document, and these appear wherever `unknown` does.
+ */
+const withoutIds = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutIds)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (k === "$id" ? [] : [[k, withoutIds(v)]])))
+      : value
+
 export const openApiDocument = (version: string): JsonObject => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
-  const schemaOf = (s: Schema.Schema.AnyNoContext): JSONSchema.JsonSchema7 =>
-    JSONSchema.fromAST(s.ast, {
-      definitions,
-      definitionPath: "#/components/schemas/",
-      target: "openApi3.1",
-      additionalPropertiesStrategy: "allow"
-    })
+  const schemaOf = (s: Schema.Schema.AnyNoContext): unknown =>
+    withoutIds(
+      JSONSchema.fromAST(s.ast, {
+        definitions,
+        definitionPath: "#/components/schemas/",
+        target: "openApi3.1",
+        additionalPropertiesStrategy: "allow"
+      })
+    )
   const errorRef = { $ref: "#/components/schemas/ErrorAnswer" }
   const errorAnswer = (description: string) => ({
     description,
@@ -49,7 +62,7 @@ export const openApiDocument = (version: string): JsonObject => {
       name,
       in: "query",
       required: required.includes(name),
-      schema
+      schema: withoutIds(schema)
     }))
   }
   const operation = (name: string, def: RouteDef) => {
@@ -95,6 +108,6 @@ export const openApiDocument = (version: string): JsonObject => {
     },
     tags,
     paths,
-    components: { schemas: { ...definitions, ErrorAnswer: errorSchema } }
+    components: { schemas: { ...(withoutIds(definitions) as JsonObject), ErrorAnswer: errorSchema } }
   }
 }
