@@ -4,8 +4,7 @@
  * and the funnel. Leaving a tab, the character or the page with unsaved edits asks first (guard.ts). Every answer
  * is decoded with the Wire schemas the server types its bodies against.
  */
-import { BrowserView } from "../src/browser/Wire.js"
-import { request, seg } from "./lib/api.js"
+import { client } from "./lib/api.js"
 import { fillPicker } from "./lib/characters.js"
 import { byId } from "./lib/dom.js"
 import type { Ctx, View } from "./browser/context.js"
@@ -30,8 +29,8 @@ const rerender = () => {
 const reload = async (message?: string) => {
   const name = picker.value
   if (name === "") return ctx.say("No character selected.")
-  const reply = await request(BrowserView, `/api/memory/browser/${seg(name)}`)
-  if (reply._tag === "failed") return ctx.say(`Could not load ${name}: ${reply.error}`)
+  const reply = await client.browserView({ name })
+  if (!reply.ok) return ctx.say(`Could not load ${name}: ${reply.error.message}`)
   view = reply.value
   rerender()
   void renderFunnel(name)

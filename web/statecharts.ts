@@ -3,15 +3,17 @@
  * session states in the header), a state's entries in the side panel (click, Enter or Space on a state),
  * and an entry's lifecycle history from the journal.
  */
-import { History, LiveActors, StateCounts, StateEntries } from "../src/browser/Wire.js"
-import { request, seg } from "./lib/api.js"
+import * as Schema from "effect/Schema"
+import { MachineName } from "../src/api/Schemas.js"
+import { client } from "./lib/api.js"
 import { fillPicker } from "./lib/characters.js"
 import { append, button, byId, el, historyTable } from "./lib/dom.js"
 
 const picker = byId("character", HTMLSelectElement)
 const panel = byId("panel", HTMLElement)
 const status = byId("status", HTMLElement)
-const api = "/api/memory/statecharts/"
+const isMachine = Schema.is(MachineName)
+
 const states = (): ReadonlyArray<SVGGElement> => [...document.querySelectorAll<SVGGElement>("g.state")]
 
 const show = (title: string, ...body: ReadonlyArray<Node>) => {
@@ -25,9 +27,9 @@ const counts = async () => {
     status.textContent = "No character selected."
     return
   }
-  const reply = await request(StateCounts, api + seg(name))
-  if (reply._tag === "failed") {
-    status.textContent = `Could not load counts: ${reply.error}`
+  const reply = await client.statechartCounts({ name })
+  if (!reply.ok) {
+    status.textContent = `Could not load counts: ${reply.error.message}`
     return
   }
   const c = reply.value
@@ -38,16 +40,16 @@ const counts = async () => {
     g.setAttribute("aria-label", `${g.dataset["state"] ?? ""} (${n} entries)`)
   }
   status.textContent = `${name}: session ${c.session ?? "not loaded"}, recent memory ${c.recent ?? "not loaded"}`
-  const live = await request(LiveActors, "/api/memory/live_actors")
-  if (live._tag === "ok") {
+  const live = await client.liveActors()
+  if (live.ok) {
     const actors = live.value.actors.map((a) => `${a.name} (${a.session ?? "?"})`)
     byId("live", HTMLElement).textContent = ` · live actors: ${actors.length > 0 ? actors.join(", ") : "none"}`
   }
 }
 
 const history = async (id: string) => {
-  const reply = await request(History, `${api}${seg(picker.value)}/history/${seg(id)}`)
-  if (reply._tag === "failed") show("History", el("p", reply.error))
+  const reply = await client.statechartHistory({ name: picker.value, entryId: id })
+  if (!reply.ok) show("History", el("p", reply.error.message))
   else show(`History of ${id}`, historyTable(reply.value.history))
 }
 
@@ -55,10 +57,10 @@ const entries = async (g: SVGGElement) => {
   for (const s of states()) s.classList.toggle("selected", s === g)
   const machine = g.dataset["machine"] ?? ""
   const state = g.dataset["state"] ?? ""
-  const query = `?machine=${seg(machine)}&state=${seg(state)}`
-  const reply = await request(StateEntries, `${api}${seg(picker.value)}/entries${query}`)
-  if (reply._tag === "failed") {
-    show(`${machine} · ${state}`, el("p", reply.error))
+  if (!isMachine(machine)) return show(`${machine} · ${state}`, el("p", "Not a machine of kioku."))
+  const reply = await client.statechartEntries({ name: picker.value, query: { machine, state } })
+  if (!reply.ok) {
+    show(`${machine} · ${state}`, el("p", reply.error.message))
     return
   }
   const list = el("ul")

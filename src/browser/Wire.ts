@@ -78,9 +78,6 @@ export const BrowserView = Schema.Struct({
 })
 export type BrowserView = typeof BrowserView.Type
 
-/** POST /internal/memory/{name}/scoped_forget on success (its counters are not read). */
-export const SubjectForgotten = Schema.Struct({ status: Schema.Literal("forgotten") })
-
 /** The error fields any kioku or N.E.K.O.-style answer may carry (`detail` may be a 422 list). */
 export const ErrorBody = Schema.Struct({
   error: Schema.optional(Schema.String),

@@ -3,8 +3,8 @@
  * with inline edit, and the archived facts (read-only) under the same filter; reflections with status, score decay (now, in 7 and 30 days), source facts, journal
  * history and confirm / deny / archive; persona entries by section, card entries read-only.
  */
-import { History, type ArchivedFactView, type FactView, type ReflectionView } from "../../src/browser/Wire.js"
-import { request, seg } from "../lib/api.js"
+import { type ArchivedFactView, type FactView, type ReflectionView } from "../../src/browser/Wire.js"
+import { client } from "../lib/api.js"
 import { append, button, byId, editor, el, historyTable, scoreText } from "../lib/dom.js"
 import { actOn, editEntry } from "./actions.js"
 import type { Ctx, View } from "./context.js"
@@ -92,8 +92,8 @@ export const renderFacts = (ctx: Ctx, view: View, keepEditors = false) => {
 }
 
 const loadHistory = async (ctx: Ctx, id: string, target: HTMLElement) => {
-  const reply = await request(History, `/api/memory/statecharts/${seg(ctx.name())}/history/${seg(id)}`)
-  target.replaceChildren(reply._tag === "ok" ? historyTable(reply.value.history, "history") : el("p", reply.error))
+  const reply = await client.statechartHistory({ name: ctx.name(), entryId: id })
+  target.replaceChildren(reply.ok ? historyTable(reply.value.history, "history") : el("p", reply.error.message))
 }
 
 const reflectionCard = (ctx: Ctx, r: ReflectionView, factText: ReadonlyMap<string, string>) => {

@@ -6,8 +6,8 @@
  */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Content, RecentFile, RecentItem, RecentItems, RecentSaved, type ChatRole } from "../../src/browser/Wire.js"
-import { request } from "../lib/api.js"
+import { Content, RecentItem, RecentItems, type ChatRole } from "../../src/browser/Wire.js"
+import { client } from "../lib/api.js"
 import { append, button, byId, el } from "../lib/dom.js"
 import { joinMemo, splitMemo, type Memo } from "./memo.js"
 
@@ -108,10 +108,12 @@ export const makeRecent = (name: () => string) => {
     conflict.hidden = true
     message.textContent = ""
     if (name() === "") return render()
-    const reply = await request(RecentFile, `/api/memory/recent_file?filename=${encodeURIComponent(file)}`)
-    if (reply._tag === "failed") {
+    const reply = await client.recentFile({ query: { filename: file } })
+    if (!reply.ok) {
       message.textContent =
-        reply.status === 404 ? `No recent history for ${name()}.` : `Could not load recent history: ${reply.error}`
+        reply.status === 404
+          ? `No recent history for ${name()}.`
+          : `Could not load recent history: ${reply.error.message}`
       return render()
     }
     const chat = toChat(reply.value.content)
@@ -133,12 +135,13 @@ export const makeRecent = (name: () => string) => {
     const current = recent
     const memoText = joinMemo(current.memo ?? "", current.draft)
     const keepMemo = current.memo !== null || memoText.trim() !== ""
-    const chat = [...(keepMemo ? [{ role: "system", text: memoText }] : []), ...current.messages]
+    const memoLine = { role: "system", text: memoText } as const
+    const chat = [...(keepMemo ? [memoLine] : []), ...current.messages]
     const body = { filename: current.file, fingerprint: current.fingerprint, identity_token: current.identity, chat }
     const sent = edits
-    const reply = await request(RecentSaved, "/api/memory/recent_file/save", body)
-    if (reply._tag === "failed") {
-      if (reply.status !== 409) message.textContent = `Could not save: ${reply.error}`
+    const reply = await client.saveRecentFile({ body })
+    if (!reply.ok) {
+      if (reply.status !== 409) message.textContent = `Could not save: ${reply.error.message}`
       else {
         conflict.hidden = false
         message.textContent = ""

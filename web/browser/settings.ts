@@ -2,29 +2,38 @@
  * The Settings tab: the powerful-memory and auto-review toggles (N.E.K.O.'s `/api/memory/*_config`
  * routes; a failed change puts the box back) and the last 7 days' lifecycle funnel as an SVG bar chart.
  */
-import { Funnel, Toggle, ToggleSaved } from "../../src/browser/Wire.js"
-import { request, seg } from "../lib/api.js"
+import { client } from "../lib/api.js"
 import { byId } from "../lib/dom.js"
 
 const toggles = [
-  { id: "powerful", url: "/api/memory/powerful_memory_config", label: "Powerful memory" },
-  { id: "review", url: "/api/memory/review_config", label: "Auto review" }
+  {
+    id: "powerful",
+    read: () => client.getPowerfulMemoryConfig(),
+    write: (enabled: boolean) => client.setPowerfulMemoryConfig({ body: { enabled } }),
+    label: "Powerful memory"
+  },
+  {
+    id: "review",
+    read: () => client.getReviewConfig(),
+    write: (enabled: boolean) => client.setReviewConfig({ body: { enabled } }),
+    label: "Auto review"
+  }
 ] as const
 
 export const initSettings = () => {
   for (const t of toggles) {
     const box = byId(t.id, HTMLInputElement)
     const message = byId(`${t.id}-msg`, HTMLElement)
-    void request(Toggle, t.url).then((r) => {
-      if (r._tag === "ok") box.checked = r.value.enabled
+    void t.read().then((r) => {
+      if (r.ok) box.checked = r.value.enabled
     })
     box.addEventListener("change", async () => {
       const on = box.checked
-      const r = await request(ToggleSaved, t.url, { enabled: on })
-      if (r._tag === "ok") message.textContent = `${t.label} ${on ? "on" : "off"}.`
+      const r = await t.write(on)
+      if (r.ok) message.textContent = `${t.label} ${on ? "on" : "off"}.`
       else {
         box.checked = !on
-        message.textContent = `Could not change: ${r.error}`
+        message.textContent = `Could not change: ${r.error.message}`
       }
     })
   }
@@ -39,8 +48,8 @@ const svgEl = (tag: string, attrs: Readonly<Record<string, string | number>>, te
 }
 
 export const renderFunnel = async (name: string) => {
-  const reply = await request(Funnel, `/api/memory/funnel/${seg(name)}`)
-  const counts = Object.entries(reply._tag === "ok" ? reply.value.counts : {})
+  const reply = await client.funnel({ name })
+  const counts = Object.entries(reply.ok ? reply.value.counts : {})
   const max = Math.max(1, ...counts.map(([, n]) => n))
   const row = 22
   const width = 420
