@@ -11,6 +11,8 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+
 import { distBin, serverSuite } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -23,6 +25,7 @@ const sources = [
   "docs/configuration.md",
   "docs/providers.md",
   "docs/package.md",
+  "docs/client.md",
   "docs/operations.md"
 ] as const
 
@@ -44,6 +47,24 @@ const blocks: ReadonlyArray<Block> = sources.flatMap(blocksOf)
 /** A library example: a `ts` block whose every import is from kioku itself (others need the host's packages). */
 const libraryExample = (b: Block) =>
   b.lang === "ts" && [...b.body.matchAll(/from "([^"]+)"/g)].every((m) => m[1] === "kioku")
+
+/** A client example: a `ts` block importing kioku's client or AI SDK tools (and the `ai` package), run against a server. */
+const clientExample = (b: Block) => {
+  const froms = [...b.body.matchAll(/from "([^"]+)"/g)].map((m) => m[1] ?? "")
+  return (
+    b.lang === "ts" &&
+    froms.some((f) => f === "kioku/client") &&
+    froms.every((f) => ["kioku/client", "kioku/ai", "ai", "ai/test"].includes(f))
+  )
+}
+
+/** Where a client example's imports are: the built entries, and the repository's `ai`. */
+const entries: Readonly<Record<string, string>> = {
+  "kioku/client": pathToFileURL(path.join(root, "dist", "client.mjs")).href,
+  "kioku/ai": pathToFileURL(path.join(root, "dist", "ai.mjs")).href,
+  ai: import.meta.resolve("ai"),
+  "ai/test": import.meta.resolve("ai/test")
+}
 
 /** The commands of a shell block: continuation lines joined, each with the comment line that follows it. */
 const commands = (body: string) => {
@@ -78,6 +99,11 @@ describe("README and docs examples", () => {
     assert.isAtLeast(curlsIn("docs/recall.md"), 1)
     assert.isAtLeast(curlsIn("docs/memory.md"), 1)
     assert.isTrue(blocks.some((b) => b.source === "README.md" && libraryExample(b)))
+    assert.isTrue(blocks.some((b) => b.source === "README.md" && clientExample(b)))
+    assert.isAtLeast(blocks.filter((b) => b.source === "docs/client.md" && clientExample(b)).length, 2)
+    assert.isFalse(
+      clientExample({ source: "x", lang: "ts", body: 'import { a } from "kioku/client"\nimport { z } from "zod"\n' })
+    )
     assert.isFalse(libraryExample({ source: "x", lang: "ts", body: 'import { a } from "kioku/mcp"\n' }))
     assert.deepStrictEqual(commands('curl a \\\n  -d b\n# {"x":1}\n'), [
       { command: "curl a -d b", expected: '{"x":1}' }
@@ -97,6 +123,27 @@ describe("README and docs examples", () => {
       const body = out.slice(0, out.lastIndexOf("\n"))
       assert.match(status, /^2\d\d$/, `${source}: ${command}\n→ ${status} ${body}`)
       if (expected !== undefined) assert.deepStrictEqual(JSON.parse(body), JSON.parse(expected), command)
+    }
+  })
+
+  it("runs the client and AI SDK examples against a real server", async () => {
+    const server = await start(temp.memory)
+    const dir = mkdtempSync(path.join(os.tmpdir(), "kioku-client-"))
+    try {
+      blocks.filter(clientExample).forEach((b, i) => {
+        const file = path.join(dir, `client-${i}.mjs`)
+        const live = b.body
+          .replaceAll("http://127.0.0.1:48912", server.url)
+          .replace(/from "([^"]+)"/g, (whole, name: string) => (name in entries ? `from "${entries[name]}"` : whole))
+        writeFileSync(file, live)
+        try {
+          execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8", timeout: 60_000, stdio: "pipe" })
+        } catch (e) {
+          assert.fail(`${b.source} example ${i} failed: ${String(e)}`)
+        }
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
