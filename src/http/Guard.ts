@@ -20,7 +20,7 @@ export interface GuardOptions {
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"])
 const limitedModeExempt = new Set([
   "/",
-    "/health",
+  "/health",
   "/openapi.json",
   "/docs",
   "/shutdown",

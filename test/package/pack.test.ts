@@ -157,7 +157,7 @@ describe("the packed package", () => {
       for (const name of Object.keys(manifest.dependencies))
         if (existsSync(path.join(repo, "node_modules", name))) link(modules, name)
       link(modules, "@types/node")
-            link(modules, "ai") // kioku/ai's optional peer, which a host using it installs
+      link(modules, "ai") // kioku/ai's optional peer, which a host using it installs
       link(modules, "@types/json-schema") // ai's declarations import json-schema's types (skipLibCheck: false)
       writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "host", private: true, type: "module" }))
       writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(hostConfig))
