@@ -1,15 +1,16 @@
 /**
  * kioku's HTTP API, defined once: every route the server answers is an entry of this table (NekoRoutes.ts,
- * KiokuRoutes.ts). The server mounts a handler per entry (http/Server.ts: a route without an entry cannot be
- * mounted, an entry without a handler does not type-check), OpenApi.ts derives `/openapi.json` and the `/docs`
- * page from it, and Client.ts the typed client. Adding a route is one entry here plus its handler.
+ * GroupRoutes.ts, KiokuRoutes.ts). The server mounts a handler per entry (http/Server.ts: a route without an entry
+ * cannot be mounted, an entry without a handler does not type-check), OpenApi.ts derives `/openapi.json` and the
+ * `/docs` page from it, and Client.ts the typed client. Adding a route is one entry here plus its handler.
  */
 import type * as Schema from "effect/Schema"
+import { groupRoutes } from "./GroupRoutes.js"
 import { kiokuRoutes } from "./KiokuRoutes.js"
 import { nekoRoutes } from "./NekoRoutes.js"
 import type { PathParams, RouteDef } from "./Route.js"
 
-export const api = { ...nekoRoutes, ...kiokuRoutes } satisfies Readonly<Record<string, RouteDef>>
+export const api = { ...nekoRoutes, ...groupRoutes, ...kiokuRoutes } satisfies Readonly<Record<string, RouteDef>>
 export type Api = typeof api
 export type RouteName = keyof Api
 

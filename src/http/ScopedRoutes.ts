@@ -1,9 +1,9 @@
 /**
  * The group-chat routes `POST /internal/memory/{name}/scoped_facts|scoped_history|scoped_context|
- * scoped_forget|scoped_mentions` (neko-compat §1.7), with N.E.K.O.'s bodies, answers and errors: a body that
- * does not match the model is FastAPI's 422, a contract breach (counts, lengths, a malformed subject) a 422
- * with its `detail`, an invalid name a 400; `scoped_history` answers 502 when extraction gave no usable answer
- * (the caller keeps its buffer and retries), `scoped_forget` 500 when a step failed (safe to retry).
+ * scoped_forget|scoped_mentions` (neko-compat §1.7; entries in api/GroupRoutes.ts), with N.E.K.O.'s bodies, answers
+ * and errors: a body that does not match the model is FastAPI's 422, a contract breach (counts, lengths, a malformed
+ * subject) a 422 with its `detail`, an invalid name a 400; `scoped_history` answers 502 when extraction gave no
+ * usable answer (the caller keeps its buffer and retries), `scoped_forget` 500 when a step failed (safe to retry).
  * `scoped_context` is text/plain. Nothing is written before every check passed.
  */
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
@@ -12,22 +12,12 @@ import { normaliseLanguage } from "../domain/Locale.js"
 import { subjectFields } from "../domain/Subject.js"
 import type { Fact } from "../facts/Fact.js"
 import { MemoryService, type MemoryError, type SegmentOutcome } from "../MemoryService.js"
-import {
-  displayNameOf,
-  factsOf,
-  ForgetBody,
-  MentionsBody,
-  ScopedFactsBody,
-  ScopedHistoryBody,
-  segmentsOf,
-  subjectOf,
-  subjectsOf,
-  SubjectsBody,
-  type Segment
-} from "../scoped/ScopedRequests.js"
+import { api } from "../api/Api.js"
+import type { TrustBlock } from "../api/GroupSchemas.js"
+import { displayNameOf, factsOf, segmentsOf, subjectOf, subjectsOf, type Segment } from "../scoped/ScopedRequests.js"
 import type { ScopedForgetStats } from "../scoped/ScopedCommands.js"
 import { canonicalSubject } from "../trust/SubjectIdentity.js"
-import { stampResolvedTrust, trustResponseBlock, type StampedTrust, type TrustBlock } from "../trust/SegmentTrust.js"
+import { stampResolvedTrust, trustResponseBlock, type StampedTrust } from "../trust/SegmentTrust.js"
 import type { TrustSnapshot } from "../trust/TrustSnapshot.js"
 import { TrustService } from "../trust/TrustService.js"
 import { modelBodyText } from "./Body.js"
@@ -114,7 +104,7 @@ const extractionFailed = detail(502, "scoped fact extraction failed; retry later
 const scopedFacts = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
-  const body = yield* bodyOf(ScopedFactsBody, "scoped facts")
+  const body = yield* bodyOf(api.scopedFacts.body, "scoped facts")
   if (Either.isLeft(body)) return body.left
   const facts = factsOf(body.right.facts)
   if (Either.isLeft(facts)) return detail(422, facts.left)
@@ -143,7 +133,7 @@ const scopedFacts = Effect.gen(function* () {
 const scopedHistory = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
-  const body = yield* bodyOf(ScopedHistoryBody, "scoped history")
+  const body = yield* bodyOf(api.scopedHistory.body, "scoped history")
   if (Either.isLeft(body)) return body.left
   const parsed = segmentsOf(body.right)
   if (Either.isLeft(parsed)) return detail(422, parsed.left)
@@ -194,7 +184,7 @@ const scopedHistory = Effect.gen(function* () {
  * The subjects of a `subjects` body widened to every account of the same participant (the identity graph),
  * or the 422 for a count outside 1..8 or a malformed subject.
  */
-const subjectsFrom = (wires: typeof SubjectsBody.Type.subjects) =>
+const subjectsFrom = (wires: typeof api.scopedContext.body.Type.subjects) =>
   Either.match(subjectsOf(wires), {
     onLeft: (message) => Effect.succeed(Either.left(detail(422, message))),
     onRight: (subjects) =>
@@ -206,7 +196,7 @@ const subjectsFrom = (wires: typeof SubjectsBody.Type.subjects) =>
 const scopedContext = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
-  const body = yield* bodyOf(SubjectsBody, "scoped context")
+  const body = yield* bodyOf(api.scopedContext.body, "scoped context")
   if (Either.isLeft(body)) return body.left
   const subjects = yield* subjectsFrom(body.right.subjects)
   if (Either.isLeft(subjects)) return subjects.left
@@ -218,7 +208,7 @@ const scopedContext = Effect.gen(function* () {
 const scopedMentions = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
-  const body = yield* bodyOf(MentionsBody, "scoped mentions")
+  const body = yield* bodyOf(api.scopedMentions.body, "scoped mentions")
   if (Either.isLeft(body)) return body.left
   const subjects = yield* subjectsFrom(body.right.subjects)
   if (Either.isLeft(subjects)) return subjects.left
@@ -230,7 +220,7 @@ const scopedMentions = Effect.gen(function* () {
 const scopedForget = Effect.gen(function* () {
   const memory = yield* MemoryService
   const name = yield* nameParam
-  const body = yield* bodyOf(ForgetBody, "scoped forget")
+  const body = yield* bodyOf(api.scopedForget.body, "scoped forget")
   if (Either.isLeft(body)) return body.left
   const subject = subjectOf(body.right.subject)
   if (Either.isLeft(subject)) return detail(422, subject.left)
@@ -254,13 +244,14 @@ const scopedForget = Effect.gen(function* () {
   )
 })
 
-const post = (path: `/internal/memory/:name/${string}`, route: typeof scopedFacts) =>
-  HttpRouter.post(path, route.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response))))
+const answering = (handler: typeof scopedFacts) =>
+  handler.pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
 
-export const scopedRouter = HttpRouter.empty.pipe(
-  post("/internal/memory/:name/scoped_facts", scopedFacts),
-  post("/internal/memory/:name/scoped_history", scopedHistory),
-  post("/internal/memory/:name/scoped_context", scopedContext),
-  post("/internal/memory/:name/scoped_mentions", scopedMentions),
-  post("/internal/memory/:name/scoped_forget", scopedForget)
-)
+/** The handlers of the route table's scoped entries (api/GroupRoutes.ts), mounted by http/Server.ts. */
+export const scopedHandlers = {
+  scopedFacts: answering(scopedFacts),
+  scopedHistory: answering(scopedHistory),
+  scopedContext: answering(scopedContext),
+  scopedMentions: answering(scopedMentions),
+  scopedForget: answering(scopedForget)
+}

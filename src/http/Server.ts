@@ -29,8 +29,8 @@ import { memoryApiHandlers } from "./MemoryApiRoutes.js"
 import { statechartHandlers } from "./StatechartRoutes.js"
 import { browserHandlers } from "./BrowserRoutes.js"
 import { assetHandlers } from "./AssetRoutes.js"
-import { scopedRouter } from "./ScopedRoutes.js"
-import { trustRouter } from "./trust/TrustRoutes.js"
+import { scopedHandlers } from "./ScopedRoutes.js"
+import { trustHandlers } from "./trust/TrustRoutes.js"
 
 export interface ServeOptions {
   readonly port: number
@@ -69,6 +69,8 @@ export const apiRouter = mount({
   ...recallHandlers,
   ...localeHandlers,
   ...importHandlers,
+  ...scopedHandlers,
+  ...trustHandlers,
   ...lifecycleHandlers,
   ...homeHandlers,
   ...statechartHandlers,
@@ -79,7 +81,7 @@ export const apiRouter = mount({
 })
 
 export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes">) =>
-  HttpRouter.concatAll(apiRouter, scopedRouter, trustRouter).pipe(
+  apiRouter.pipe(
     Effect.catchTag("RouteNotFound", (e) =>
       Effect.succeed(
         characterRoutes.test(e.request.url)

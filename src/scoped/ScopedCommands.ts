@@ -5,6 +5,7 @@
  * tells them apart for dispatch.
  */
 import { Schema } from "effect"
+import { ScopedForgetStats } from "../api/GroupSchemas.js"
 import { languages, type Language } from "../domain/Locale.js"
 import { SUBJECT_KINDS, type MemorySubject } from "../domain/Subject.js"
 import { EventWhenRaw, Fact } from "../facts/Fact.js"
@@ -21,19 +22,8 @@ export interface SubjectWrite {
   readonly language?: Language | undefined
 }
 
-/** What `scoped_forget` reports, N.E.K.O.'s counters (kioku's `display_name`: the name row went too). */
-export const ScopedForgetStats = Schema.Struct({
-  pending_dedup: Schema.Number,
-  facts: Schema.Number,
-  facts_archive: Schema.Number,
-  reflections: Schema.Number,
-  surfaced: Schema.Number,
-  persona_entries: Schema.Number,
-  persona_section_dropped: Schema.Boolean,
-  corrections: Schema.Number,
-  display_name: Schema.Boolean
-})
-export type ScopedForgetStats = typeof ScopedForgetStats.Type
+/** What `scoped_forget` reports (its Schema is the route table's answer, api/GroupSchemas.ts). */
+export { ScopedForgetStats }
 
 /** The schemas cluster mode sends these commands' payloads and answers with. */
 export const SubjectSchema = Schema.Struct({

@@ -1,22 +1,16 @@
 /**
- * The request bodies of the group-chat routes (neko-compat §1.7) and their contract checks, as pure
- * functions: N.E.K.O.'s limits (1..32 facts of 1..2000 characters, 1..8 subjects, `scoped_history` with either
- * `input_history` + `subject` or 1..8 `segments` of 1..200 messages and 200 in all, speaker labels of at most
- * 64 characters, display names likewise) and its 422 messages. A check returns the parsed request or the
- * `detail` text of the 422.
+ * The contract checks of the group-chat routes' bodies (neko-compat §1.7; the bodies' Schemas are the route table's,
+ * api/GroupSchemas.ts), as pure functions: N.E.K.O.'s limits (1..32 facts of 1..2000 characters, 1..8 subjects,
+ * `scoped_history` with either `input_history` + `subject` or 1..8 `segments` of 1..200 messages and 200 in all,
+ * speaker labels of at most 64 characters, display names likewise) and its 422 messages. A check returns the parsed
+ * request or the `detail` text of the 422.
  */
 import { Either, Schema } from "effect"
+import { type ScopedFactsBody, type ScopedHistoryBody, type SegmentBody } from "../api/GroupSchemas.js"
 import { normaliseMessage, type StoredMessage } from "../domain/Message.js"
-import { subjectFromWire, SubjectWire, type MemorySubject } from "../domain/Subject.js"
+import { subjectFromWire, type SubjectWire, type MemorySubject } from "../domain/Subject.js"
 import { normalizeAccountId } from "../trust/Identity.js"
-import {
-  ActivityEventWire,
-  ChannelWire,
-  resolveTrustSource,
-  TierWire,
-  TrustScore,
-  type TrustSource
-} from "../trust/SegmentTrust.js"
+import { resolveTrustSource, type TrustSource } from "../trust/SegmentTrust.js"
 import type { Provenance } from "./ScopedWrite.js"
 
 export const MAX_FACTS = 32
@@ -25,66 +19,6 @@ export const MAX_SUBJECTS = 8
 export const MAX_SEGMENTS = 8
 export const MAX_MESSAGES = 200
 export const MAX_LABEL_CHARS = 64
-
-const Tier = TierWire
-const Unit = TrustScore
-const ActivityEvent = ActivityEventWire
-const Channel = ChannelWire
-
-/** What a speaker says of trust in `scoped_history` (the trust pool reads it; see src/trust/). */
-const speakerFields = {
-  speaker_label: Schema.optional(Schema.NullOr(Schema.String)),
-  speaker_trust: Schema.optional(Schema.NullOr(Unit)),
-  speaker_tier: Schema.optional(Schema.NullOr(Tier)),
-  speaker_base_trust: Schema.optional(Schema.NullOr(Unit)),
-  speaker_activity_events: Schema.optional(Schema.NullOr(Schema.Array(ActivityEvent))),
-  speaker_channel: Schema.optional(Schema.NullOr(Channel)),
-  speaker_id: Schema.optional(Schema.NullOr(Schema.String)),
-  speaker_is_owner: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  display_name: Schema.optional(Schema.NullOr(Schema.String))
-}
-
-export const ScopedFactsBody = Schema.Struct({
-  subject: SubjectWire,
-  facts: Schema.Array(
-    Schema.Struct({
-      text: Schema.String,
-      importance: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 10)), { default: () => 5 }),
-      source: Schema.optionalWith(Schema.Literal("user_observation", "ai_disclosure"), {
-        default: () => "user_observation" as const
-      })
-    })
-  ),
-  language: Schema.optional(Schema.NullOr(Schema.String)),
-  display_name: Schema.optional(Schema.NullOr(Schema.String))
-})
-
-export const SegmentBody = Schema.Struct({
-  input_history: Schema.String,
-  subject: SubjectWire,
-  ...speakerFields,
-  speaker_label: Schema.String,
-  trust_signal_excluded_fact_identities: Schema.optional(
-    Schema.Array(Schema.Tuple(Schema.String, Schema.String, Schema.String, Schema.String))
-  )
-})
-export type SegmentBody = typeof SegmentBody.Type
-
-export const ScopedHistoryBody = Schema.Struct({
-  input_history: Schema.optional(Schema.NullOr(Schema.String)),
-  subject: Schema.optional(Schema.NullOr(SubjectWire)),
-  ...speakerFields,
-  segments: Schema.optional(Schema.NullOr(Schema.Array(SegmentBody))),
-  language: Schema.optional(Schema.NullOr(Schema.String))
-})
-export type ScopedHistoryBody = typeof ScopedHistoryBody.Type
-
-export const SubjectsBody = Schema.Struct({
-  subjects: Schema.Array(SubjectWire),
-  language: Schema.optional(Schema.NullOr(Schema.String))
-})
-export const ForgetBody = Schema.Struct({ subject: SubjectWire })
-export const MentionsBody = Schema.Struct({ response_text: Schema.String, subjects: Schema.Array(SubjectWire) })
 
 export interface ScopedFact {
   readonly text: string

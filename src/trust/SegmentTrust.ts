@@ -6,7 +6,8 @@
  * prefixed with the segment's position). The resolved trust comes from the request's one snapshot, before
  * this request's own events land; `null` means "do not stamp a trust on the facts".
  */
-import { Either, Schema } from "effect"
+import { Either } from "effect"
+import type { TrustBlock } from "../api/GroupSchemas.js"
 import { accountPlatform, type Tier } from "./Identity.js"
 import {
   noOutcome,
@@ -17,16 +18,6 @@ import {
   type TrustMutation
 } from "./Ledger.js"
 import { barrierPending, entityOf, resolveTrust, type TrustSnapshot } from "./TrustSnapshot.js"
-
-/** The wire form of one activity token: `{id (8..96 chars of [A-Za-z0-9_.:-]), count (1..1000, default 1)}`. */
-export const ActivityEventWire = Schema.Struct({
-  id: Schema.String.pipe(Schema.minLength(8), Schema.maxLength(96), Schema.pattern(/^[A-Za-z0-9_.:-]+$/)),
-  count: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1000)), { default: () => 1 })
-})
-export const TierWire = Schema.Literal("admin", "trusted", "normal", "none")
-/** `speaker_channel`: 1..16 of [a-z0-9_]. */
-export const ChannelWire = Schema.String.pipe(Schema.pattern(/^[a-z0-9_]{1,16}$/))
-export const TrustScore = Schema.Number.pipe(Schema.between(0, 1))
 
 /** The trust fields a segment (or the single shape) carries, as its request Schema decoded them. */
 export interface TrustSourceFields {
@@ -124,14 +115,6 @@ export const trustMutationFor = (segment: TrustSegment): TrustMutation | undefin
       }
 
 /** The per-segment `trust` block of the response (the same keys in both shapes). */
-export interface TrustBlock {
-  readonly resolved: number | null
-  readonly persisted: boolean | null
-  readonly signals_applied: number
-  readonly activity_applied: number
-  readonly gated: "legacy_import_pending" | null
-  readonly channel_collision: boolean
-}
 
 /** N.E.K.O.'s `_trust_response_block`; `persisted: null` means the segment had nothing to settle. */
 export const trustResponseBlock = (

@@ -1,9 +1,9 @@
 /**
  * Request models decoded the way FastAPI binds a pydantic model, with its 422 body
  * `{"detail":[{type, loc, msg, input[, ctx]}…]}`: every field error at once, `loc` starting at `body` (or
- * `query`), pydantic's type codes (`missing`, `string_type`, `bool_parsing`, …) and messages. The field
- * schemas below carry their pydantic type code as the Schema message; lax booleans and integers accept what
- * pydantic's lax mode accepts (`"yes"`, `1`, `"3"`, `2.0`).
+ * `query`), pydantic's type codes (`missing`, `string_type`, `bool_parsing`, …) and messages. The models are
+ * the route table's (api/TrustSchemas.ts), whose field schemas carry their pydantic type code as the Schema
+ * message.
  */
 import { Either, ParseResult, Predicate, Schema } from "effect"
 import { json } from "../Responses.js"
@@ -20,43 +20,6 @@ const messages: Readonly<Record<string, string>> = {
   dict_type: "Input should be a valid dictionary",
   greater_than_equal: "Input should be greater than or equal to 0"
 }
-
-const coded = (code: string) => ({ message: () => ({ message: code, override: true }) })
-
-export const Str = Schema.String.annotations(coded("string_type"))
-export const OptionalStr = Schema.optionalWith(Schema.NullOr(Str), { default: () => null })
-export const Dict = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations(coded("dict_type"))
-export const StrList = Schema.Array(Str).annotations(coded("list_type"))
-
-const truthy = new Set(["1", "on", "t", "true", "y", "yes"])
-const falsy = new Set(["0", "off", "f", "false", "n", "no"])
-
-/** pydantic's lax `bool`. */
-export const LaxBool = Schema.transformOrFail(Schema.Unknown, Schema.Boolean, {
-  strict: true,
-  decode: (u, _, ast) => {
-    if (typeof u === "boolean") return ParseResult.succeed(u)
-    if (u === 0 || u === 1) return ParseResult.succeed(u === 1)
-    if (typeof u === "string" && truthy.has(u.trim().toLowerCase())) return ParseResult.succeed(true)
-    if (typeof u === "string" && falsy.has(u.trim().toLowerCase())) return ParseResult.succeed(false)
-    return ParseResult.fail(new ParseResult.Type(ast, u, typeof u === "string" ? "bool_parsing" : "bool_type"))
-  },
-  encode: ParseResult.succeed
-})
-
-/** pydantic's lax `int` with `ge=0`. */
-export const LaxCount = Schema.transformOrFail(Schema.Unknown, Schema.Number, {
-  strict: true,
-  decode: (u, _, ast) => {
-    const n = typeof u === "number" ? u : typeof u === "string" && /^\s*[+-]?\d+\s*$/.test(u) ? Number(u) : undefined
-    if (n === undefined || typeof u === "boolean")
-      return ParseResult.fail(new ParseResult.Type(ast, u, typeof u === "string" ? "int_parsing" : "int_type"))
-    if (!Number.isInteger(n)) return ParseResult.fail(new ParseResult.Type(ast, u, "int_from_float"))
-    if (n < 0) return ParseResult.fail(new ParseResult.Type(ast, u, "greater_than_equal"))
-    return ParseResult.succeed(n)
-  },
-  encode: ParseResult.succeed
-})
 
 export interface FieldError {
   readonly type: string

@@ -6,40 +6,26 @@
  * `{"detail": …}` with 422, 404 (unknown entity), 409 (an account already bound, the 8-accounts-per-platform
  * limit) or 500; identity changes answer 503 while the pool file cannot be read.
  */
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Effect, Either, Schema } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { api } from "../../api/Api.js"
 import { validateCharacterName } from "../../domain/CharacterName.js"
 import { isPlatformToken, LEGACY_IMPORT_CHUNK_MAX } from "../../trust/Identity.js"
 import { TrustService } from "../../trust/TrustService.js"
 import { modelBodyText } from "../Body.js"
-import { decodeModel, Dict, LaxBool, LaxCount, missing, OptionalStr, Str, StrList, unprocessable } from "./ModelBody.js"
+import { decodeModel, missing, unprocessable } from "./ModelBody.js"
 import { detail, json } from "../Responses.js"
 
-const flag = Schema.optionalWith(LaxBool, { default: () => false })
-
-const LegacyImport = decodeModel(
-  Schema.Struct({
-    source: Str,
-    platform: Str,
-    chunk_index: Schema.optionalWith(LaxCount, { default: () => 0 }),
-    final: flag,
-    profiles: Schema.optionalWith(Dict, { default: () => ({}) })
-  })
-)
-const Waive = decodeModel(Schema.Struct({ platform: Str }))
-const Reconcile = decodeModel(
-  Schema.Struct({ character_names: Schema.optionalWith(Schema.NullOr(StrList), { default: () => null }) })
-)
-const ScopeDeclare = decodeModel(
-  Schema.Struct({ platform: Str, channel: Str, actor_scope: Str, conversation_scope: Str, asserted_by: Str })
-)
-const Account = decodeModel(Schema.Struct({ account_id: Str, require_provenance: flag }))
-const Bind = decodeModel(
-  Schema.Struct({ account_id: Str, entity_id: Str, bound_by: OptionalStr, require_unbound: flag })
-)
-const Merge = decodeModel(Schema.Struct({ entity_id: Str, other_entity_id: Str }))
-const Entity = decodeModel(Schema.Struct({ entity_id: Str }))
-const ProfileQuery = Schema.Struct({ account_id: Schema.optional(Schema.String) })
+const LegacyImport = decodeModel(api.importLegacyProfiles.body)
+const Waive = decodeModel(api.waiveLegacyBarrier.body)
+const Reconcile = decodeModel(api.reconcileFromFacts.body)
+const ScopeDeclare = decodeModel(api.declareIdentityScope.body)
+const Account = decodeModel(api.ensureAccount.body)
+const Unbind = decodeModel(api.unbindAccount.body)
+const Bind = decodeModel(api.bindAccount.body)
+const Merge = decodeModel(api.mergeEntities.body)
+const Entity = decodeModel(api.forgetEntity.body)
+const ProfileQuery = api.trustProfile.query
 
 const unreadablePool = detail(
   503,
@@ -71,97 +57,68 @@ const identity = <A>(
 
 const checkedPlatform = (platform: string) => (isPlatformToken(platform) ? undefined : detail(422, "invalid platform"))
 
-export const trustRouter = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/internal/trust/profile",
+/** The handlers of the route table's trust and identity entries (api/GroupRoutes.ts), mounted by http/Server.ts. */
+export const trustHandlers = {
+  trustProfile: Effect.gen(function* () {
+    const query = yield* HttpServerRequest.schemaSearchParams(ProfileQuery).pipe(
+      Effect.orElseSucceed(() => ({ account_id: undefined }))
+    )
+    if (query.account_id === undefined) return unprocessable([missing(["query", "account_id"])])
+    return json(yield* (yield* TrustService).profile(query.account_id))
+  }),
+  importLegacyProfiles: model(LegacyImport, (body) =>
     Effect.gen(function* () {
-      const query = yield* HttpServerRequest.schemaSearchParams(ProfileQuery).pipe(
-        Effect.orElseSucceed(() => ({ account_id: undefined }))
+      const refused = checkedPlatform(body.platform)
+      if (refused !== undefined) return refused
+      if (body.source.trim() === "") return detail(422, "source is required")
+      if (Object.keys(body.profiles).length > LEGACY_IMPORT_CHUNK_MAX)
+        return detail(422, `profiles must contain at most ${LEGACY_IMPORT_CHUNK_MAX} items`)
+      const trust = yield* TrustService
+      return json(
+        yield* trust.importLegacy({ platform: body.platform, source: body.source, final: body.final }, body.profiles)
       )
-      if (query.account_id === undefined) return unprocessable([missing(["query", "account_id"])])
-      return json(yield* (yield* TrustService).profile(query.account_id))
     })
   ),
-  HttpRouter.post(
-    "/internal/trust/import_legacy_profiles",
-    model(LegacyImport, (body) =>
-      Effect.gen(function* () {
-        const refused = checkedPlatform(body.platform)
-        if (refused !== undefined) return refused
-        if (body.source.trim() === "") return detail(422, "source is required")
-        if (Object.keys(body.profiles).length > LEGACY_IMPORT_CHUNK_MAX)
-          return detail(422, `profiles must contain at most ${LEGACY_IMPORT_CHUNK_MAX} items`)
-        const trust = yield* TrustService
-        return json(
-          yield* trust.importLegacy({ platform: body.platform, source: body.source, final: body.final }, body.profiles)
-        )
-      })
-    )
+  waiveLegacyBarrier: model(Waive, (body) =>
+    Effect.gen(function* () {
+      return checkedPlatform(body.platform) ?? json(yield* (yield* TrustService).waiveBarrier(body.platform))
+    })
   ),
-  HttpRouter.post(
-    "/internal/trust/waive_legacy_barrier",
-    model(Waive, (body) =>
-      Effect.gen(function* () {
-        return checkedPlatform(body.platform) ?? json(yield* (yield* TrustService).waiveBarrier(body.platform))
-      })
-    )
+  reconcileFromFacts: model(Reconcile, (body) =>
+    Effect.gen(function* () {
+      const trust = yield* TrustService
+      const given = body.character_names ?? []
+      const names = given.length > 0 ? given : yield* trust.defaultCharacterNames
+      const valid: Array<string> = []
+      for (const name of names) {
+        const checked = validateCharacterName(name)
+        if (Either.isLeft(checked)) return detail(400, checked.left.detail)
+        valid.push(checked.right)
+      }
+      return json(yield* trust.reconcile(valid))
+    })
   ),
-  HttpRouter.post(
-    "/internal/trust/reconcile_from_facts",
-    model(Reconcile, (body) =>
-      Effect.gen(function* () {
-        const trust = yield* TrustService
-        const given = body.character_names ?? []
-        const names = given.length > 0 ? given : yield* trust.defaultCharacterNames
-        const valid: Array<string> = []
-        for (const name of names) {
-          const checked = validateCharacterName(name)
-          if (Either.isLeft(checked)) return detail(400, checked.left.detail)
-          valid.push(checked.right)
-        }
-        return json(yield* trust.reconcile(valid))
-      })
-    )
-  ),
-  HttpRouter.post(
-    "/internal/identity/scope",
-    model(ScopeDeclare, (body) => identity((trust) => trust.declareScope(body)))
-  ),
-  HttpRouter.post(
-    "/internal/identity/accounts/ensure",
-    model(Account, (body) =>
-      identity((trust) =>
-        Effect.flatMap(trust.ensureAccount(body.account_id), ({ entityId, persisted }) =>
-          entityId === undefined
-            ? Effect.fail({ status: 422, message: "invalid account_id" })
-            : Effect.succeed({ account_id: body.account_id, entity_id: entityId, persisted })
-        )
+  declareIdentityScope: model(ScopeDeclare, (body) => identity((trust) => trust.declareScope(body))),
+  ensureAccount: model(Account, (body) =>
+    identity((trust) =>
+      Effect.flatMap(trust.ensureAccount(body.account_id), ({ entityId, persisted }) =>
+        entityId === undefined
+          ? Effect.fail({ status: 422, message: "invalid account_id" })
+          : Effect.succeed({ account_id: body.account_id, entity_id: entityId, persisted })
       )
     )
   ),
-  HttpRouter.post(
-    "/internal/identity/accounts/bind",
-    model(Bind, (body) =>
-      identity((trust) =>
-        trust.bind({
-          accountId: body.account_id,
-          entityId: body.entity_id,
-          boundBy: body.bound_by,
-          requireUnbound: body.require_unbound
-        })
-      )
+  bindAccount: model(Bind, (body) =>
+    identity((trust) =>
+      trust.bind({
+        accountId: body.account_id,
+        entityId: body.entity_id,
+        boundBy: body.bound_by,
+        requireUnbound: body.require_unbound
+      })
     )
   ),
-  HttpRouter.post(
-    "/internal/identity/accounts/unbind",
-    model(Account, (body) => identity((trust) => trust.unbind(body.account_id, body.require_provenance)))
-  ),
-  HttpRouter.post(
-    "/internal/identity/entities/merge",
-    model(Merge, (body) => identity((trust) => trust.merge(body.entity_id, body.other_entity_id)))
-  ),
-  HttpRouter.post(
-    "/internal/identity/entities/forget",
-    model(Entity, (body) => identity((trust) => trust.forget(body.entity_id)))
-  )
-)
+  unbindAccount: model(Unbind, (body) => identity((trust) => trust.unbind(body.account_id, body.require_provenance))),
+  mergeEntities: model(Merge, (body) => identity((trust) => trust.merge(body.entity_id, body.other_entity_id))),
+  forgetEntity: model(Entity, (body) => identity((trust) => trust.forget(body.entity_id)))
+}
