@@ -114,11 +114,7 @@ const scopedFacts = Effect.gen(function* () {
   const displayName = displayNameOf(body.right.display_name, "scoped_facts")
   if (Either.isLeft(displayName)) return detail(422, displayName.left)
   const language = normaliseLanguage(body.right.language)
-  if (language !== undefined) {
-    const set = yield* Effect.either(memory.setPromptLocale(name, language))
-    if (Either.isLeft(set)) return failure(set.left)
-  }
-  const write = { subject, candidates: facts.right, displayName: displayName.right }
+  const write = { subject, candidates: facts.right, displayName: displayName.right, language }
   return yield* routed(memory.scopedWrite(name, [write]), (written) => {
     const created = written[0]?.created ?? []
     return json({

@@ -188,11 +188,15 @@ describe("group-chat memory", () => {
     const send = (route: string, body: unknown) =>
       post(`${server.url}/internal/memory/Sora/${route}`, JSON.stringify(body)).then((r) => JSON.parse(r.text))
     const facts = { subject: MEMBER, facts: [{ text: "Alice's favourite tea is genmaicha", importance: 6 }] }
-    const first = await send("scoped_facts", facts)
+    const first = await send("scoped_facts", { ...facts, language: "ja" })
     assert.strictEqual(first.status, "stored")
     assert.strictEqual(first.created, 1)
     assert.match(first.fact_ids[0], /^fact_\d{14}_[0-9a-f]{8}$/)
     assert.strictEqual((await send("scoped_facts", facts)).created, 0, "the same fact again adds nothing")
+    const subjects = JSON.parse(readFileSync(path.join(temp.memory, "Sora", "scoped_subjects.json"), "utf8"))
+    assert.strictEqual(subjects[0].language, "ja", "the subject remembers its language")
+    const locale = JSON.parse((await fetch(`${server.url}/prompt-locale/Sora`).then((r) => r.text())) || "{}")
+    assert.notStrictEqual(locale.language, "ja", "a group's language is not the character's")
     assert.strictEqual((await send("scoped_facts", { ...facts, subject: GROUP })).created, 1, "another subject's copy")
 
     const batch = await send("scoped_history", {
