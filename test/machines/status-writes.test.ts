@@ -19,7 +19,11 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/reflection/ReflectionSynth.ts": "creates a new pending reflection",
   "src/persona/Persona.ts": "creates a new persona entry (not suppressed)",
   "src/reflection/ReflectionStore.ts": "stamps a reflection a journaled archive moves into its shard",
-  "src/browser/Snapshot.ts": "labels archived shard rows for display; writes nothing"
+  "src/browser/Snapshot.ts": "labels archived shard rows for display; writes nothing",
+  "src/http/ScopedRoutes.ts": "the scoped_forget answer's `status`, not a record's",
+  "src/trust/IdentityGraph.ts": "an identity entity's `status` (merged), not a reflection or persona entry",
+  "src/trust/Ledger.ts": "a legacy barrier's `status` (cleared) in speaker_trust.json",
+  "src/trust/PoolFile.ts": "a legacy barrier read from speaker_trust.json"
 }
 
 const nameOf = (n: ts.PropertyName | ts.Expression): string | undefined =>
