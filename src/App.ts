@@ -21,6 +21,7 @@ import { RecentCompressor } from "./recent/RecentCompressor.js"
 import { KiokuConfig, type KiokuSettings } from "./Config.js"
 import { Activity } from "./maintenance/Activity.js"
 import { MaintenanceLive } from "./maintenance/Maintenance.js"
+import { DueWork } from "./maintenance/DueWork.js"
 import { MemoryService } from "./MemoryService.js"
 import { Recovered, RuntimeStatus, type Phase } from "./RuntimeStatus.js"
 import { DerivedClaims } from "./runtime/DerivedClaims.js"
@@ -62,7 +63,14 @@ export const appLayer = (options: AppOptions) => {
   )
   const compressor = (options.compressor ?? RecentCompressor.layer).pipe(Layer.provideMerge(tasks))
   const embedder = options.embedder ?? OnnxEmbedder.fromSettings(options.settings).pipe(Layer.provide(config))
-  const ports = Layer.mergeAll(AppFiles.layer, OutboxHandlers.Default, DerivedClaims.layer, compressor, embedder)
+  const ports = Layer.mergeAll(
+    AppFiles.layer,
+    OutboxHandlers.Default,
+    DerivedClaims.layer,
+    compressor,
+    embedder,
+    DueWork.layer
+  )
   const registry = CharacterRegistry.layer.pipe(Layer.provideMerge(ports))
   const registryAndActivity = Layer.merge(registry, Activity.layer)
   const loops = options.maintenance === false ? Layer.empty : MaintenanceLive
@@ -81,9 +89,7 @@ export const appLayer = (options: AppOptions) => {
         (m) => core(m.clusterService).pipe(Layer.provideMerge(m.clusterInfra(cluster, options.settings.dataDir)))
       )
     )
-  const single = core(MemoryService.layer).pipe(
-    Layer.provideMerge(Layer.scopedDiscard(RootLock.acquire(options.settings.dataDir)))
-  )
+  const single = core(MemoryService.layer).pipe(Layer.provide(RootLock.RootHolder.layer(options.settings.dataDir)))
   const runtime: Layer.Layer<
     Layer.Layer.Success<typeof single>,
     Layer.Layer.Error<typeof single> | ClusterSetupError | SocketServerError,

@@ -3,6 +3,7 @@
  * normalisation and language parsing happen here, then each operation becomes one command to the character's
  * actor. A rename stops the actors of both names (through the registry) before it moves the directory.
  */
+import { DueWork } from "./maintenance/DueWork.js"
 import { Clock, Context, Effect, Either, Layer, Option, type Deferred } from "effect"
 import type { ActorDefect } from "./runtime/Actor.js"
 import { CharacterRegistry, type CharacterBusy } from "./character/CharacterRegistry.js"
@@ -234,6 +235,7 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
 /** The operations on this process's own actors (the whole service out of cluster mode). */
 export const makeLocal = Effect.gen(function* () {
   const registry = yield* CharacterRegistry
+  const dueWork = yield* DueWork
   const activity = yield* Activity
   const config = yield* KiokuConfig
   const { dataDir } = config
@@ -324,7 +326,10 @@ export const makeLocal = Effect.gen(function* () {
       Effect.gen(function* () {
         const from = yield* named(oldRaw)
         const to = yield* named(newRaw)
-        return yield* registry.exclusive([from, to], renameWork(dataDir, files, from, to))
+        // The moved directory is due under its new name (its index row stays with the old one until a pass drops it).
+        return yield* registry
+          .exclusive([from, to], renameWork(dataDir, files, from, to))
+          .pipe(Effect.tap(() => dueWork.mark(to)))
       })
   } satisfies MemoryOperations
 })

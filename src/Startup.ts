@@ -4,10 +4,12 @@
  * any actor owns the directories); then every character (a directory or a `characters.json` entry) gets its
  * actor loaded, which reconciles the journal past the sentinel (awaited) and spawns the outbox replay (not
  * awaited), and its persona ensured (character-card sync, legacy `settings.json` import, the one-time
- * evidence migration). Only then is the runtime ready and `Recovered` completed, which starts the
+ * evidence migration). With a trusted due-work index (DueWork.ts) only the configured characters and those
+ * with due work are loaded: a character marked settled has no journal line past its sentinel and no pending
+ * op, since every journal write marks it due first. Only then is the runtime ready and `Recovered` completed, which starts the
  * maintenance loops and the embedding warm-up.
  */
-import { Clock, Deferred, Effect, Ref } from "effect"
+import { Clock, Deferred, Effect, Option, Ref } from "effect"
 import * as path from "node:path"
 import { CharacterRegistry } from "./character/CharacterRegistry.js"
 import { Placement } from "./runtime/Placement.js"
@@ -19,6 +21,7 @@ import type { StoreError } from "./store/DurableFs.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"
 import * as FlatArchive from "./store/FlatArchive.js"
 import * as LegacyLayout from "./store/LegacyLayout.js"
+import { DueWork } from "./maintenance/DueWork.js"
 
 const migrateFiles = (root: string, configured: ReadonlyArray<string>, maxPerShard: number) =>
   Effect.gen(function* () {
@@ -57,7 +60,9 @@ export const recover = Effect.gen(function* () {
       Effect.logError("character directories unreadable").pipe(Effect.annotateLogs({ error: e.message }), Effect.as([]))
     )
   )
-  const names = [...new Set([...dirs, ...configured.flatMap(CharacterDirs.characterOf)])].filter((n) =>
+  const unsettled = yield* (yield* DueWork).unsettled
+  const listed = Option.getOrElse(unsettled, () => dirs)
+  const names = [...new Set([...listed, ...configured.flatMap(CharacterDirs.characterOf)])].filter((n) =>
     placement.owns(n)
   )
   yield* Effect.forEach(

@@ -146,6 +146,8 @@ export const tunableDefaults = {
   actor_idle_ttl_seconds: 600,
   actor_max_live: 500,
   actor_handle_release_seconds: 60,
+  maintenance_settle_seconds: 900,
+  maintenance_recheck_seconds: 43200,
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,

@@ -44,6 +44,7 @@ import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
 import * as WriteCommit from "./WriteCommit.js"
 import * as IdleRelease from "./IdleRelease.js"
+import { DueWork } from "../maintenance/DueWork.js"
 
 const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
 
@@ -52,6 +53,7 @@ export const make = (name: CharacterName) =>
     const settings = yield* KiokuConfig
     const files = yield* AppFiles
     const embedder = yield* Embedder
+    const dueWork = yield* DueWork
     const scope = yield* Effect.scope
     const t = settings.tunables
     const inbox = yield* Actor.mailbox<Command>(t.actor_mailbox_capacity)
@@ -278,7 +280,7 @@ export const make = (name: CharacterName) =>
     const ref = yield* Actor.make<State.CharacterState, Command, StoreError>(
       name,
       {
-        init: State.load(name, settings.dataDir, t).pipe(
+        init: State.load(name, settings.dataDir, t, dueWork.mark(name)).pipe(
           Effect.tap((state) => Effect.sync(() => (current = state))),
           Effect.catchTag("ViewDecodeError", (e) => Effect.die(e)),
           Effect.tap((state) => scheduleDrain(state)),
@@ -313,4 +315,5 @@ export const make = (name: CharacterName) =>
     | MemoryTasks
     | ChineseScript
     | Embedder
+    | DueWork
   >

@@ -25,6 +25,7 @@ import { Tokenizer } from "../llm/Tokenizer.js"
 import type { MemoryTasks } from "./MemoryTasks.js"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { RecentCompressor } from "../recent/RecentCompressor.js"
+import type { DueWork } from "../maintenance/DueWork.js"
 
 /** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */
 export class CharacterBusy extends Schema.TaggedError<CharacterBusy>()("CharacterBusy", { name: Schema.String }) {}
@@ -70,6 +71,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           | MemoryTasks
           | ChineseScript
           | DerivedClaims
+          | DueWork
         >()
       )
       const placement = yield* Placement

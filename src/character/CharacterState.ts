@@ -69,6 +69,12 @@ export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice 
   readonly recorded: Set<string>
   /** Journaled writes of reflections, persona entries or corrections (the background lane watches it). */
   recordWrites: number
+  /** Runs before every journal append: marks the character due in the due-work index (DueWork.ts). */
+  readonly beforeJournal: Effect.Effect<void>
+  /** When the last journal append began (0: none in this actor's life), for the due-work report. */
+  lastChangeAt: number
+  /** Whether the last vector backfill tick left entries without a vector. */
+  vectorBacklog: boolean
 }
 
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
@@ -99,7 +105,12 @@ const checkpoint = (state: CharacterState) =>
     Effect.catchAll((e) => Effect.logError("journal checkpoint failed").pipe(Effect.annotateLogs({ error: e.message })))
   )
 
-export const load = (name: CharacterName, root: string, tunables: Tunables) =>
+export const load = (
+  name: CharacterName,
+  root: string,
+  tunables: Tunables,
+  marker: Effect.Effect<void> = Effect.void
+) =>
   Effect.gen(function* () {
     const dir = path.join(root, name)
     const state: CharacterState = {
@@ -140,7 +151,10 @@ export const load = (name: CharacterName, root: string, tunables: Tunables) =>
       quietWaiters: [],
       intake: intakeWindow(),
       recorded: new Set(),
-      recordWrites: 0
+      recordWrites: 0,
+      beforeJournal: Effect.suspend(() => beforeJournal(state, marker)),
+      lastChangeAt: 0,
+      vectorBacklog: false
     }
     if (!existsSync(dir)) return state
     const swept = yield* sweepTemps(dir)
@@ -186,6 +200,13 @@ export const release = (state: CharacterState) =>
     state.turnVectors = undefined
   })
 
+/** Notes the change and marks the character due, before a journal append. */
+const beforeJournal = (state: CharacterState, marker: Effect.Effect<void>) =>
+  Clock.currentTimeMillis.pipe(
+    Effect.tap((millis) => Effect.sync(() => (state.lastChangeAt = millis))),
+    Effect.zipRight(marker)
+  )
+
 /** Appends journal lines (the durability point), then applies them to the views. */
 const RECORD_EVENT = /^(reflection|persona|correction)\./
 
@@ -193,6 +214,7 @@ const journal = (state: CharacterState, lines: ReadonlyArray<EventLog.EventLine>
   Effect.gen(function* () {
     if (lines.length === 0) return true
     if ((options?.supersedes ?? true) && lines.some((l) => RECORD_EVENT.test(l.type))) state.recordWrites++
+    yield* state.beforeJournal
     yield* state.events.append(lines)
     state.unapplied.push(...lines)
     return yield* applyUnapplied(state)

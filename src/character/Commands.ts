@@ -18,6 +18,7 @@ import type { StoreError } from "../store/DurableFs.js"
 import type * as Actor from "../runtime/Actor.js"
 import type { RecentCommand } from "../recent/RecentCommands.js"
 import type { ScopedCommand } from "../scoped/ScopedCommands.js"
+import type { DueReport } from "../maintenance/DueWork.js"
 
 export type WriteKind = "cache" | "process" | "renew" | "settle"
 
@@ -70,6 +71,7 @@ export type Command =
   | { readonly _tag: "SetPromptLocale"; readonly language: Language; readonly reply: Reply<LocaleChange> }
   | { readonly _tag: "Status"; readonly reply: Reply<CharacterStatus> }
   | { readonly _tag: "AwaitBackground"; readonly reply: Reply<void> }
+  | { readonly _tag: "DueReport"; readonly reply: Reply<DueReport> }
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
   | { readonly _tag: "Checkpoint" }

@@ -18,6 +18,7 @@ const LANE: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
   "Synthesize",
   "EvaluateReflections",
   "MaintainNow",
+  "DueReport",
   "ManualAction",
   "EntryEdit",
   "ImportMarkdown",

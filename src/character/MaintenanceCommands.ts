@@ -4,10 +4,12 @@
  * review), the vector backfill (memories, and raw turns while the turn tier uses vectors; again after
  * `embedding_active_poll_seconds` while entries still lack a vector), the archive and evidence sweep, and
  * `MaintainNow`, which runs every due job at once and reports; its backfill first waits for the embedding model
- * and then runs until every memory and turn has a vector. All of them run on the character's background lane
- * (Lane.ts).
+ * and then runs until every memory and turn has a vector; `DueReport`, what the due-work index needs to know
+ * after a visit. All of them run on the character's background lane (Lane.ts).
  */
-import { Deferred, Effect } from "effect"
+import { Clock, Deferred, Effect } from "effect"
+import { existsSync } from "node:fs"
+import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { Embedder, type EmbedderService } from "../vectors/Embedder.js"
 import type { AppFiles } from "../store/AppFiles.js"
@@ -53,6 +55,7 @@ export const make = (deps: {
     Effect.gen(function* () {
       backlogPoll = false
       const { memories, turns } = yield* backfill(state)
+      state.vectorBacklog = memories.ready && (memories.pending > 0 || turns.more)
       if (!memories.ready || (memories.pending === 0 && !turns.more) || backlogPoll) return
       backlogPoll = true
       yield* deps.later({ _tag: "VectorBackfill" }, t.embedding_active_poll_seconds * 1000)
@@ -95,6 +98,20 @@ export const make = (deps: {
           yield* memory.handle(state, { _tag: "EvidenceSweep" })
           if (c.reply) yield* Deferred.succeed(c.reply, undefined)
           return true
+        case "DueReport": {
+          const now = yield* Clock.currentTimeMillis
+          const held = ["facts.json", "reflections.json", "persona.json"]
+          yield* Deferred.succeed(c.reply, {
+            quietFor: state.lastChangeAt === 0 ? Number.POSITIVE_INFINITY : now - state.lastChangeAt,
+            pending: [
+              ...(state.outbox.pending().length > 0 ? ["idle_maintenance"] : []),
+              ...(state.vectorBacklog ? ["vector_backfill"] : [])
+            ],
+            timeBound: held.some((f) => existsSync(path.join(state.dir, f))),
+            exists: state.exists()
+          })
+          return true
+        }
         case "MaintainNow": {
           const outboxOps = yield* deps.drain(state, true)
           const powerful = (yield* files.core).powerful_memory_enabled

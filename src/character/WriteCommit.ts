@@ -63,6 +63,7 @@ export const make = (deps: {
         }
         return [turnsLine(randomUUID(), payload, ts)]
       })
+      if (events.length > 0) yield* state.beforeJournal
       const appended = yield* Effect.either(state.events.append(events))
       if (appended._tag === "Left") {
         yield* Effect.logError("journal append failed").pipe(Effect.annotateLogs({ error: appended.left.message }))

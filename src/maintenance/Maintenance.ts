@@ -1,8 +1,9 @@
 /**
  * The maintenance scheduler: each enabled loop of `policies.loops` runs on its own schedule and fans out one
- * command per character (every character directory) through that character's mailbox, one character at a
- * time (each answers when its job is done), so background work never floods the process; a character the
- * pass had to load is closed again after its visit. Idle maintenance
+ * command per character with due work (the due-work index, DueWork.ts; every character directory when it
+ * cannot be trusted, and in cluster mode) through that character's mailbox, one character at a time (each
+ * answers when its job is done), so background work never floods the process; after the visit the character
+ * reports what is left (`DueReport`) and one the pass had to load is closed again. Idle maintenance
  * only runs when no request arrived for `idleAfter`; the vector backfill only while the embedder has a model
  * (asking also starts loading it). A failure for one character is logged; a pass that fails or dies as a
  * whole is retried on the loop's restart backoff (`runLoop`), so nothing ends a loop.
@@ -19,6 +20,7 @@ import { KiokuConfig } from "../Config.js"
 import { Recovered } from "../RuntimeStatus.js"
 import { Activity } from "./Activity.js"
 import { idleAfter, loops, runLoop, type Loop } from "./policies.js"
+import { DueWork, type DueReport } from "./DueWork.js"
 
 type Reply = Deferred.Deferred<void, StoreError | ActorDefect>
 
@@ -57,12 +59,20 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
   Effect.gen(function* () {
     const registry = yield* CharacterRegistry
     const placement = yield* Placement
+    const dueWork = yield* DueWork
     const { dataDir } = yield* KiokuConfig
     if (!(yield* due(loop))) return
+    const indexed = Option.isNone(placement.maintain) && (yield* dueWork.active)
+    const epoch = loop.name === "vector_backfill" ? Option.getOrUndefined(yield* (yield* Embedder).modelId) : undefined
+    const names = indexed ? yield* dueWork.due(loop.name, epoch) : yield* CharacterDirs.list(dataDir)
     const liveAtStart = new Set(yield* registry.active)
-    for (const name of yield* CharacterDirs.list(dataDir)) {
+    for (const name of names) {
       if (!placement.owns(name)) continue
       const live = liveAtStart.has(name)
+      const seq = yield* dueWork.begin(name)
+      const report = registry
+        .ask<DueReport, StoreError>(name, (reply) => ({ _tag: "DueReport", reply }))
+        .pipe(Effect.flatMap((r) => (indexed ? dueWork.visited(name, loop.name, seq, r) : Effect.void)))
       // A character the pass loaded only for this visit is closed again once its background work is over,
       // so live actors follow the characters in use, not every character on disk.
       const visit = registry
@@ -70,10 +80,10 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
         .pipe(
           Effect.zipRight(
             live
-              ? Effect.void
+              ? report
               : registry
                   .ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
-                  .pipe(Effect.zipRight(registry.close(name)))
+                  .pipe(Effect.zipRight(report), Effect.zipRight(registry.close(name)))
           )
         )
       const tick = Option.match(placement.maintain, {

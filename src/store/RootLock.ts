@@ -1,11 +1,13 @@
 /**
  * One writer per memory root across processes. The lock is an exclusive SQLite transaction held on
  * `<root>/.kioku.lock` for the life of the process: the kernel drops it when the process dies (even by
- * SIGKILL), so a stale lock never blocks a restart. `.kioku.lock.pid` names the holder for the error message.
+ * SIGKILL), so a stale lock never blocks a restart. `.kioku.lock.pid` names the holder for the error message;
+ * every process that takes the lock rewrites it, so its stamp before and after this process took the lock
+ * (`RootHolder`) tells derived files such as the due-work index whether another process held the root since.
  */
 import Database from "better-sqlite3"
-import { Effect, Schema, type Scope } from "effect"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { Context, Effect, Layer, Schema, type Scope } from "effect"
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 
 export class RootLocked extends Schema.TaggedError<RootLocked>()("RootLocked", {
@@ -57,6 +59,34 @@ const lockError = (root: string, taken: (pid: string) => string, verb: string) =
         ? taken(holder(path.join(root, ".kioku.lock.pid")))
         : `cannot ${verb} the memory root ${root}: ${e instanceof Error ? e.message : String(e)}`
   })
+
+/** The pid file's identity: content and modification time (ns); empty when it does not exist. */
+const pidStamp = (root: string): string => {
+  const file = path.join(root, ".kioku.lock.pid")
+  try {
+    const st = statSync(file, { bigint: true })
+    return `${st.ino}:${st.mtimeNs}:${holder(file)}`
+  } catch {
+    return ""
+  }
+}
+
+/** The pid file's stamp as the previous holder left it, and as this process wrote it. */
+export class RootHolder extends Context.Tag("app/store/RootHolder")<
+  RootHolder,
+  { readonly previous: string; readonly current: string }
+>() {
+  /** Takes the root lock for the layer's life (as `acquire`) and notes both stamps. */
+  static readonly layer = (root: string) =>
+    Layer.scoped(
+      RootHolder,
+      Effect.gen(function* () {
+        const previous = yield* Effect.sync(() => pidStamp(root))
+        yield* acquire(root)
+        return { previous, current: pidStamp(root) }
+      })
+    )
+}
 
 export const acquire = (root: string): Effect.Effect<Database.Database, RootLocked, Scope.Scope> =>
   Effect.acquireRelease(
