@@ -2,7 +2,7 @@
  * `facts.json` (active facts, a JSON array) for one character: read through a stamp-checked cache, indexed
  * by text hash, and rewritten whole, atomically, when journal events upsert facts by id (facts are written
  * as they were decoded: the record schema has no transformations to encode). A file that does not decode is
- * never overwritten (the events wait, as for `recent.json`).
+ * never overwritten (the events wait, as for `recent.json`). Rows are decoded by FactDecode's fast path.
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
@@ -10,6 +10,7 @@ import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from
 import * as ViewFile from "../store/ViewFile.js"
 import { FactsFile, type Fact } from "./Fact.js"
 import { isLegacyPrivate } from "../domain/Subject.js"
+import { decodeFacts } from "./FactDecode.js"
 
 /**
  * `facts` holds the private (unstamped) rows only and `all` adds the group-chat rows (domain/Subject.ts);
@@ -22,7 +23,7 @@ export interface FactIndex {
 }
 
 export const make = (dir: string) => {
-  const view = ViewFile.make(FactsFile, path.join(dir, "facts.json"))
+  const view = ViewFile.make(FactsFile, path.join(dir, "facts.json"), decodeFacts)
   let cache: { readonly stamp: Option.Option<FileStamp>; readonly index: FactIndex } | undefined
 
   const indexOf = (all: ReadonlyArray<Fact>): FactIndex => {

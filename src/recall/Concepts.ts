@@ -55,6 +55,7 @@ export const make = <E, R>(
         byFirst.set(first, [...(byFirst.get(first) ?? []), { word, terms: terms.get(e.id) ?? [] }])
       }
     })
+    const lowest = Math.min(...[...byFirst.keys()].filter((k) => k !== "").map((k) => k.charCodeAt(0)))
     const byStem = new Map<string, Array<string>>()
     for (const c of tables)
       for (const w of words(c.en)) {
@@ -65,11 +66,13 @@ export const make = <E, R>(
       const found = new Set<string>()
       for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u))
         if (w !== "" && /^[a-z]+$/.test(w)) for (const t of byStem.get(stemWord(w)) ?? []) found.add(t)
-      const chars = [...text]
-      let offset = 0
-      for (const ch of chars) {
-        for (const e of byFirst.get(ch) ?? []) if (text.startsWith(e.word, offset)) e.terms.forEach((t) => found.add(t))
-        offset += ch.length
+      // Only code units that can begin a table word are looked up (most text is below the CJK blocks).
+      for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) < lowest) continue
+        const cp = text.codePointAt(i) ?? 0
+        for (const e of byFirst.get(String.fromCodePoint(cp)) ?? [])
+          if (text.startsWith(e.word, i)) e.terms.forEach((t) => found.add(t))
+        if (cp > 0xffff) i++
       }
       return [...found]
     }

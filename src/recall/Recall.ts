@@ -19,6 +19,8 @@ import { Clock, Effect, Either, Option } from "effect"
 import * as path from "node:path"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { FactsFile, type Fact } from "../facts/Fact.js"
+import { decodeFacts } from "../facts/FactDecode.js"
+import { yieldToIo } from "../runtime/Actor.js"
 import { hybridRecall, recallByTime, type Vectors } from "./Hybrid.js"
 import * as Corpus from "./RecallCorpus.js"
 import { factEntry, LEGACY_PRIVATE, reflectionEntry } from "./RecallEntry.js"
@@ -45,6 +47,8 @@ export type VectorSeam = (input: {
 type Stamp = Option.Option<FileStamp>
 
 const FOLD_BATCH = 1000
+/** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
+const APPLY_SLICE = 2000
 
 export const failed = (query: string): QueryResult => ({
   results: [],
@@ -111,7 +115,14 @@ export const make = (deps: {
     ) =>
       Effect.gen(function* () {
         const changes = corpus.diff(tier, rows)
-        corpus.apply(tier, changes, yield* fold(changes.changed.map((r) => r.text)), project)
+        // A large build (a cold start) goes in slices with pending I/O let through between them, so other
+        // characters' requests are served meanwhile.
+        for (let i = 0; i === 0 || i < changes.changed.length; i += APPLY_SLICE) {
+          if (i > 0) yield* yieldToIo
+          const changed = changes.changed.slice(i, i + APPLY_SLICE)
+          const slice = { rows: changes.rows, changed, removed: i === 0 ? changes.removed : [] }
+          corpus.apply(tier, slice, yield* fold(changed.map((r) => r.text)), project)
+        }
       })
 
     const archiveRows = (state: RecallHost) =>
@@ -125,7 +136,7 @@ export const make = (deps: {
           const stamp = yield* stampOf(file)
           const known = archive.get(file)
           if (known && sameStamp(known.stamp, stamp)) continue
-          const read = ViewFile.make(FactsFile, file).read.pipe(
+          const read = ViewFile.make(FactsFile, file, decodeFacts).read.pipe(
             Effect.catchAll((e) =>
               Effect.logWarning("fact archive unreadable; recalled without it").pipe(
                 Effect.annotateLogs({ file, error: e._tag }),

@@ -3,7 +3,8 @@
  * by the Porter2 stemmer of wink-eng-lite-web-model (words of other alphabets, e.g. Russian, Spanish or
  * Portuguese, pass through unchanged; single letters are dropped); a mostly-CJK segment keeps N.E.K.O.'s
  * 2-grams and 3-grams (see Tokenize.ts) plus its `Intl.Segmenter` words (cjkWords). Pure; the same function
- * analyzes turn documents and queries.
+ * analyzes turn documents and queries. Stems are memoised (a bounded map): a corpus repeats its words, so a
+ * cold index build stems each distinct word once.
  */
 import stem from "wink-eng-lite-web-model/dist/porter-stemmer.js"
 import { cjkWords } from "./Tokenize.js"
@@ -29,12 +30,23 @@ export const stopWords: ReadonlySet<string> = new Set(
 )
 
 const isCjkMajority = (segment: string): boolean => {
+  if (!cjkChar.test(segment)) return false
   const chars = [...segment]
   return chars.filter((c) => cjkChar.test(c)).length * 2 > chars.length
 }
 
+const STEMS_KEPT = 100_000
+const stems = new Map<string, string>()
+
 /** The stem of one lower-cased English word. */
-export const stemWord = (word: string): string => stem(word)
+export const stemWord = (word: string): string => {
+  const known = stems.get(word)
+  if (known !== undefined) return known
+  if (stems.size >= STEMS_KEPT) stems.clear()
+  const stemmed = stem(word)
+  stems.set(word, stemmed)
+  return stemmed
+}
 
 /** Index terms of `text`, with multiplicity, in text order. */
 export const analyze = (text: string): Array<string> => analyzeWith(text, true)

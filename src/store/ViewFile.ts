@@ -2,9 +2,10 @@
  * JSON views: whole-file JSON documents decoded with a Schema on read and replaced atomically on write
  * (`indent=2`, UTF-8, non-ASCII kept). A file that exists but does not decode is a `ViewDecodeError`:
  * callers degrade and never overwrite it. The last decoded value is kept with the file's stamp (inode,
- * mtime in ns, size), so reading an unchanged file costs one `stat`.
+ * mtime in ns, size), so reading an unchanged file costs one `stat`. A view may bring a faster decoder of the
+ * parsed JSON that answers what the schema would (facts/FactDecode.ts).
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { readText, sameStamp, stampOf, StoreError, writeAtomic, type FileStamp } from "./DurableFs.js"
 
 export class ViewDecodeError extends Schema.TaggedError<ViewDecodeError>()("ViewDecodeError", {
@@ -36,8 +37,27 @@ export const stampCached = <A, E>(file: string, load: Effect.Effect<A, E>): Effe
   })
 }
 
-export const make = <A, I>(schema: Schema.Schema<A, I>, file: string): ViewFile<A> => {
-  const decode = Schema.decodeUnknown(Schema.parseJson(schema))
+/** Decodes parsed JSON as the view's schema would; the error text names what did not decode. */
+export type FastDecode<A> = (parsed: unknown) => Either.Either<A, string>
+
+const fastly =
+  <A>(fast: FastDecode<A>) =>
+  (text: string): Effect.Effect<A, { readonly message: string }> =>
+    Effect.suspend(() => {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch (e) {
+        return Effect.fail({ message: e instanceof Error ? e.message : String(e) })
+      }
+      return Either.match(fast(parsed), {
+        onLeft: (message) => Effect.fail({ message }),
+        onRight: (value) => Effect.succeed(value)
+      })
+    })
+
+export const make = <A, I>(schema: Schema.Schema<A, I>, file: string, fast?: FastDecode<A>): ViewFile<A> => {
+  const decode = fast === undefined ? Schema.decodeUnknown(Schema.parseJson(schema)) : fastly(fast)
   const encode = Schema.encode(schema)
   return {
     file,
