@@ -50,7 +50,7 @@ const iso = (millis: number) => {
 const START = new Date(2025, 0, 1).getTime()
 const SPAN = 730 * 86_400_000
 
-const plantFacts = (dir: string, count: number) => {
+export const plantFacts = (dir: string, count: number) => {
   const random = rng(count)
   const words = vocabulary(Math.max(500, Math.floor(count / 5)), random)
   const facts = Array.from({ length: count }, (_, i) => {

@@ -1,10 +1,12 @@
 /** `npm run bench -- <name> [options]`: runs one benchmark and prints its figures. */
 import { runCluster } from "./cluster.js"
+import { runCold } from "./cold.js"
 import { runExtract } from "./extract.js"
 import { runGguf } from "./gguf.js"
 import { runIngest } from "./ingest.js"
 import { runNewDialog } from "./newdialog.js"
 import { runRecall } from "./recall.js"
+import { runScale } from "./scale.js"
 import { runVectors } from "./vectors.js"
 
 const [name, ...rest] = process.argv.slice(2)
@@ -13,7 +15,9 @@ const benches: Record<string, (args: ReadonlyArray<string>) => Promise<void>> = 
   extract: runExtract,
   "new-dialog": runNewDialog,
   recall: runRecall,
+  scale: runScale,
   cluster: runCluster,
+  cold: runCold,
   vectors: runVectors,
   gguf: runGguf
 }
