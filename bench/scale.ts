@@ -4,7 +4,8 @@
  * right after and once the idle maintenance has had `--idle` seconds; `--disk N` plants N small character
  * directories (two facts each) before the server starts, then reports startup time, descriptors, RSS, peak RSS
  * and server CPU seconds after `--settle` seconds (the first maintenance passes run from 20 s on), twice: the
- * first start (no due-work index yet: everything due once) and a restart (the index trusted). Failed requests count
+ * first start (no due-work index yet: everything due once) and `--starts` − 1 restarts (the index trusted); `--quiet-after S`
+ * sets `maintenance_settle_seconds` so a short run sees characters settle. Failed requests count
  * any answer but 200 or a body with `"status":"error"`.
  */
 import { Agent } from "node:http"
@@ -40,7 +41,7 @@ const turn = (i: number) =>
 
 const touch = async (count: number, idleSeconds: number) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-scale-"))
-  const server = await startServer(path.join(root, "memory"), [], { KIOKU_LOG_LEVEL: "warn" })
+  const server = await startServer(path.join(root, "memory"), [], { KIOKU_LOG_LEVEL: "info" })
   const agent = new Agent({ keepAlive: true, maxSockets: 32 })
   try {
     let next = 0
@@ -88,9 +89,9 @@ const plant = (memory: string, count: number) => {
 }
 
 /** Starts over `memory`, waits `settle` seconds (the first passes run from 20 s on), reports. */
-const startOn = async (memory: string, settle: number) => {
+const startOn = async (memory: string, settle: number, env: Readonly<Record<string, string>>) => {
   const t0 = performance.now()
-  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "warn" })
+  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "info", ...env })
   const startMs = Math.round(performance.now() - t0)
   const agent = new Agent({ keepAlive: true, maxSockets: 2 })
   try {
@@ -103,14 +104,14 @@ const startOn = async (memory: string, settle: number) => {
   }
 }
 
-const disk = async (count: number, settle: number) => {
+const disk = async (count: number, settle: number, starts: number, env: Readonly<Record<string, string>>) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-disk-"))
   const memory = path.join(root, "memory")
   try {
     plant(memory, count)
-    const first = await startOn(memory, settle)
-    const restart = await startOn(memory, settle)
-    return { characters: count, first, restart }
+    const runs = []
+    for (let i = 0; i < starts; i++) runs.push(await startOn(memory, settle, env))
+    return { characters: count, starts: runs }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
@@ -123,13 +124,20 @@ export const runScale = async (args: ReadonlyArray<string>) => {
       touch: { type: "string" },
       disk: { type: "string" },
       idle: { type: "string" },
-      settle: { type: "string" }
+      settle: { type: "string" },
+      "quiet-after": { type: "string" },
+      starts: { type: "string" }
     }
   })
+  // `--quiet-after S` shortens maintenance_settle_seconds so a short run shows settled characters.
+  const quiet = values["quiet-after"]
+  const env: Record<string, string> = quiet === undefined ? {} : { KIOKU_MAINTENANCE_SETTLE_SECONDS: quiet }
   const idle = Number(values.idle ?? "75")
   const settle = Number(values.settle ?? "70")
   for (const n of (values.touch ?? (values.disk === undefined ? "2000" : "")).split(",").filter((x) => x !== ""))
     process.stdout.write(`${JSON.stringify({ touch: await touch(Number(n), idle) })}\n`)
   for (const n of (values.disk ?? "").split(",").filter((x) => x !== ""))
-    process.stdout.write(`${JSON.stringify({ disk: await disk(Number(n), settle) })}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ disk: await disk(Number(n), settle, Number(values.starts ?? "2"), env) })}\n`
+    )
 }
