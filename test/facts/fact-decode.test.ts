@@ -63,7 +63,7 @@ describe("fast facts.json decode", () => {
         const index = yield* FactStore.make(root).load
         const slow = bySchema(rows)
         assert.isTrue(Either.isRight(slow))
-        if (Either.isRight(slow)) assert.deepStrictEqual(index.facts, slow.right)
+        if (Either.isRight(slow)) assert.deepStrictEqual(index.all, slow.right)
         assert.strictEqual(index.byHash.get(base.hash)?.importance, 5)
         writeFileSync(path.join(root, "facts.json"), JSON.stringify([{ ...base, importance: "high" }]))
         const failed = yield* Effect.either(FactStore.make(root).load)
