@@ -4,7 +4,8 @@
  * temperature and never log prompt or answer text at INFO. A JSON task also passes its output's JSON Schema,
  * which an in-process model turns into a grammar; the HTTP adapter ignores it.
  */
-import { Context, Schema, type Effect, type JSONSchema } from "effect"
+import { Context, Duration, Effect, Schema, type JSONSchema } from "effect"
+import { llmRetry } from "../maintenance/policies.js"
 
 export const Tier = Schema.Literal("summary", "correction", "emotion")
 export type Tier = typeof Tier.Type
@@ -59,3 +60,27 @@ export class LlmClient extends Context.Tag("app/llm/LlmClient")<
     readonly complete: (request: ChatRequest) => Effect.Effect<string, LlmError>
   }
 >() {}
+
+/**
+ * The try policy every adapter applies to one call: `perTry` for each try, the retries of `llmRetry` on
+ * retryable errors, and `hardCap` over all of them; timeouts are `LlmError`s of reason `timeout`.
+ */
+export const withTries =
+  (request: ChatRequest, perTry: Duration.Duration, hardCap: Duration.Duration) =>
+  <A, R>(call: Effect.Effect<A, LlmError, R>): Effect.Effect<A, LlmError, R> =>
+    call.pipe(
+      Effect.timeoutFail({
+        duration: perTry,
+        onTimeout: () =>
+          new LlmError({
+            task: request.task,
+            reason: "timeout",
+            message: `no answer within ${Duration.format(perTry)}`
+          })
+      }),
+      Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
+      Effect.timeoutFail({
+        duration: hardCap,
+        onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })
+      })
+    )

@@ -5,10 +5,9 @@
  * (1 s, 2 s); the whole call is capped at the hard timeout.
  */
 import { Duration, Effect, Layer, Schema } from "effect"
-import { llmRetry } from "../maintenance/policies.js"
 import { KiokuConfig } from "../Config.js"
 import type { Tunables } from "../Tunables.js"
-import { LlmClient, LlmError, type ChatRequest, type Tier } from "./LlmClient.js"
+import { LlmClient, LlmError, withTries, type ChatRequest, type Tier } from "./LlmClient.js"
 
 export interface TierSettings {
   readonly baseUrl: string
@@ -113,20 +112,7 @@ export const makeOpenAi: Effect.Effect<typeof LlmClient.Service, never, KiokuCon
         const perTry = Duration.millis(Math.min(request.timeoutMs, settings.timeoutSeconds * 1000))
         const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
         const result = yield* once(settings, request, tunables.llm_output_guard_max_tokens).pipe(
-          Effect.timeoutFail({
-            duration: perTry,
-            onTimeout: () =>
-              new LlmError({
-                task: request.task,
-                reason: "timeout",
-                message: `no answer within ${Duration.format(perTry)}`
-              })
-          }),
-          Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
-          Effect.timeoutFail({
-            duration: hardCap,
-            onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })
-          })
+          withTries(request, perTry, hardCap)
         )
         const latency = (yield* Effect.clockWith((c) => c.currentTimeMillis)) - started
         yield* Effect.logInfo("llm call").pipe(

@@ -10,10 +10,9 @@
  * aborts its generation and frees the model once llama.cpp has stopped.
  */
 import { Duration, Effect, type Scope } from "effect"
-import { llmRetry } from "../../maintenance/policies.js"
 import { KiokuConfig } from "../../Config.js"
 import type { Tunables } from "../../Tunables.js"
-import { LlmError, Tier, type ChatRequest } from "../LlmClient.js"
+import { LlmError, Tier, withTries, type ChatRequest } from "../LlmClient.js"
 import { startWorker, type EngineWorker } from "./WorkerClient.js"
 
 export const ggufFile = (t: Tunables, tier: Tier): string =>
@@ -130,20 +129,7 @@ export const makeGguf: Effect.Effect<GgufTiers, never, KiokuConfig | Scope.Scope
         const perTry = Duration.millis(Math.min(request.timeoutMs, timeoutOf(request.tier) * 1000))
         const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
         const result = yield* once(target, request, tunables.llm_output_guard_max_tokens).pipe(
-          Effect.timeoutFail({
-            duration: perTry,
-            onTimeout: () =>
-              new LlmError({
-                task: request.task,
-                reason: "timeout",
-                message: `no answer within ${Duration.format(perTry)}`
-              })
-          }),
-          Effect.retry({ schedule: llmRetry, while: (e) => e.retryable }),
-          Effect.timeoutFail({
-            duration: hardCap,
-            onTimeout: () => new LlmError({ task: request.task, reason: "timeout", message: "hard timeout" })
-          })
+          withTries(request, perTry, hardCap)
         )
         yield* Effect.logInfo("llm call").pipe(
           Effect.annotateLogs({
