@@ -145,7 +145,11 @@ describe("the packed package", () => {
         "dist/types/src/api/Client.d.ts",
         "dist/types/src/ai/Tools.d.ts"
       ])
-      const stray = files.filter((f) => !(f.startsWith("dist/") || f === "package.json" || /^(README|LICENSE)/.test(f)))
+      const installStep = "scripts/prune-onnxruntime.mjs" // the postinstall, docs/package.md
+      assert.include(files, installStep)
+      const stray = files.filter(
+        (f) => !(f.startsWith("dist/") || f === "package.json" || f === installStep || /^(README|LICENSE)/.test(f))
+      )
       assert.deepStrictEqual(stray, [])
 
       const project = path.join(temp, "host")
