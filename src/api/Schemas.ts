@@ -94,20 +94,18 @@ export const ReflectionRecord = Schema.Struct({ id: Str, text: Str }, Open)
 export const Topics = Schema.Struct({ topics: Schema.Array(ReflectionRecord) })
 export const Ok = Schema.Struct({ ok: Schema.Literal(true) })
 export const Reflected = Schema.Struct({ reflection: Schema.NullOr(ReflectionRecord), auto_transitions: Schema.Number })
-export const MaintenanceRan = Schema.Struct({
-  ran: Schema.Array(
-    Schema.Struct({
-      character: Str,
-      outboxOps: Schema.Number,
-      factsAdded: Schema.Number,
-      factsMerged: Schema.Number,
-      reflectionsAdded: Schema.Number,
-      reflectionsChanged: Schema.Number,
-      evidenceSwept: Schema.Number,
-      compressed: Schema.Boolean
-    })
-  )
+/** What one character's maintenance pass did (`run_once`, the library's `maintainNow`, cluster mode's answer). */
+export const MaintenanceReport = Schema.Struct({
+  character: Str,
+  outboxOps: Schema.Number,
+  factsAdded: Schema.Number,
+  factsMerged: Schema.Number,
+  reflectionsAdded: Schema.Number,
+  reflectionsChanged: Schema.Number,
+  evidenceSwept: Schema.Number,
+  compressed: Schema.Boolean
 })
+export const MaintenanceRan = Schema.Struct({ ran: Schema.Array(MaintenanceReport) })
 export const ShutdownRefused = Schema.Struct({ status: Schema.Literal("shutdown_disabled"), message: Str })
 export const StartupContinued = Schema.Struct({ ok: Schema.Literal(true), initialized: Schema.Boolean })
 export const StartupBlocked = Schema.Struct({

@@ -7,11 +7,12 @@
  */
 import { Either } from "effect"
 import {
+  isLegacyPrivate,
   makeSubject,
   personaSectionKey,
   SCOPED_PERSONA_PREFIX,
+  stampedWith,
   SUBJECT_KINDS,
-  isLegacyPrivate,
   subjectMarker,
   subjectOfRow,
   type MemorySubject
@@ -73,11 +74,7 @@ export const subjectParts = <F extends Row, R extends Row, E extends Row>(
   named: ReadonlyArray<Row>
 ): ReadonlyArray<{ readonly subject: MemorySubject; readonly memory: Memory<F, R, E> }> =>
   subjectsOf(m, named).map((subject) => {
-    const marker = subjectMarker(subject)
-    const own = (r: Row) => {
-      const s = subjectOfRow(r)
-      return s !== undefined && subjectMarker(s) === marker
-    }
+    const own = stampedWith([subject])
     const section = personaSectionKey(subject)
     const persona = m.persona.flatMap((s) => {
       const entries = s.entries.filter((e) => own(e) || (s.section === section && isLegacyPrivate(e)))

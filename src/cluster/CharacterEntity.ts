@@ -15,6 +15,7 @@ import { PersonaFile } from "../persona/Persona.js"
 import { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import { Reflection } from "../reflection/Reflection.js"
 import { StoreError } from "../store/DurableFs.js"
+import { MaintenanceReport } from "../api/Schemas.js"
 import { LoopName } from "../maintenance/policies.js"
 import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
@@ -35,17 +36,6 @@ export const CharacterStatus = Schema.Struct({
   pendingOps: Schema.Number,
   compressing: Schema.Boolean,
   items: Schema.Number
-})
-
-export const MaintenanceReport = Schema.Struct({
-  character: Schema.String,
-  outboxOps: Schema.Number,
-  factsAdded: Schema.Number,
-  factsMerged: Schema.Number,
-  reflectionsAdded: Schema.Number,
-  reflectionsChanged: Schema.Number,
-  evidenceSwept: Schema.Number,
-  compressed: Schema.Boolean
 })
 
 export const RecentSnapshot = Schema.Struct({

@@ -101,16 +101,24 @@ export const subjectOfRow = (row: Row): MemorySubject | undefined => {
 export const isLegacyPrivate = (row: Row): boolean =>
   row.subject_kind == null && row.subject_id == null && row.scope == null
 
-/** Rows a read for `subjects` may see: exactly those subjects' rows, never legacy-private ones. */
-export const rowsOfSubjects = <R extends Row>(rows: ReadonlyArray<R>, subjects: ReadonlyArray<MemorySubject>) => {
+/** The private rows of `rows` (the same array when every row is private, so caches keep their identity). */
+export const privateRows = <R extends Row>(rows: ReadonlyArray<R>): ReadonlyArray<R> =>
+  rows.every(isLegacyPrivate) ? rows : rows.filter(isLegacyPrivate)
+
+/** Whether a stored row is stamped with one of `subjects` (kind, id and scope equal; never a private row). */
+export const stampedWith = (subjects: ReadonlyArray<MemorySubject>) => {
   const allowed = new Set(subjects.map(subjectMarker))
-  return rows.filter((r) => {
-    const s = subjectOfRow(r)
+  return (row: Row): boolean => {
+    const s = subjectOfRow(row)
     return s !== undefined && allowed.has(subjectMarker(s))
-  })
+  }
 }
 
-/** Request subjects without repeats, in their order. */
+/** Rows a read for `subjects` may see: exactly those subjects' rows, never legacy-private ones. */
+export const rowsOfSubjects = <R extends Row>(rows: ReadonlyArray<R>, subjects: ReadonlyArray<MemorySubject>) =>
+  rows.filter(stampedWith(subjects))
+
+/** Subjects without repeats (same kind, id and scope), in their order. */
 export const distinctSubjects = (subjects: ReadonlyArray<MemorySubject>): ReadonlyArray<MemorySubject> => {
   const seen = new Set<string>()
   return subjects.filter((s) => !seen.has(subjectMarker(s)) && (seen.add(subjectMarker(s)), true))

@@ -8,6 +8,7 @@
  * Roots live in a temporary directory removed at the end unless `workDir` is given; the built embedding
  * model is cached across runs (`<workDir>/embedding_models`, else in the OS temp directory).
  */
+import { MaintenanceRan, MaintenanceReport } from "../api/Schemas.js"
 import { Duration, Effect, Schema } from "effect"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -46,16 +47,7 @@ export interface LanguageRun {
   readonly seconds: number
 }
 
-const Report = Schema.Struct({
-  outboxOps: Schema.Number,
-  factsAdded: Schema.Number,
-  factsMerged: Schema.Number,
-  reflectionsAdded: Schema.Number,
-  reflectionsChanged: Schema.Number,
-  evidenceSwept: Schema.Number,
-  compressed: Schema.Boolean
-})
-const decodeRunOnce = Schema.decodeUnknown(Schema.Struct({ ran: Schema.Array(Report) }))
+const decodeRunOnce = Schema.decodeUnknown(MaintenanceRan)
 const decodeStatus = Schema.decodeUnknown(Schema.Struct({ status: Schema.String }))
 const decodeQuery = Schema.decodeUnknown(
   Schema.Struct({ results: Schema.Array(Schema.Struct({ tier: Schema.String, text: Schema.String })) })
@@ -75,7 +67,7 @@ const failWith = (what: string) => (e: { readonly message: string }) =>
 
 const seconds = (d: Duration.Duration) => Duration.toMillis(d) / 1000
 
-const quiet = (r: typeof Report.Type) =>
+const quiet = (r: typeof MaintenanceReport.Type) =>
   r.outboxOps === 0 &&
   r.factsAdded === 0 &&
   r.factsMerged === 0 &&

@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import { FactsFile, type Fact } from "./Fact.js"
-import { isLegacyPrivate } from "../domain/Subject.js"
+import { privateRows } from "../domain/Subject.js"
 import { decodeFacts } from "./FactDecode.js"
 
 /**
@@ -27,7 +27,7 @@ export const make = (dir: string) => {
   let cache: { readonly stamp: Option.Option<FileStamp>; readonly index: FactIndex } | undefined
 
   const indexOf = (all: ReadonlyArray<Fact>): FactIndex => {
-    const facts = all.some((f) => !isLegacyPrivate(f)) ? all.filter(isLegacyPrivate) : all
+    const facts = privateRows(all)
     return { facts, all, byHash: new Map(all.map((f) => [f.hash, f])) }
   }
 

@@ -20,13 +20,7 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import type { PersonaHost } from "./PersonaHost.js"
-import {
-  isLegacyPrivate,
-  SCOPED_PERSONA_PREFIX,
-  subjectMarker,
-  subjectOfRow,
-  type MemorySubject
-} from "../domain/Subject.js"
+import { isLegacyPrivate, SCOPED_PERSONA_PREFIX, stampedWith, type MemorySubject } from "../domain/Subject.js"
 import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
@@ -219,12 +213,7 @@ export const make = (deps: {
         const lines: Array<EventLine> = []
         const persona = yield* state.persona.load
         const queue = yield* state.persona.loadCorrections
-        const markers = new Set((subjects ?? []).map(subjectMarker))
-        const inScope = (row: Readonly<Record<string, unknown>>) => {
-          if (subjects === undefined) return isLegacyPrivate(row)
-          const s = subjectOfRow(row)
-          return s !== undefined && markers.has(subjectMarker(s))
-        }
+        const inScope = subjects === undefined ? isLegacyPrivate : stampedWith(subjects)
         for (const [section, s] of Object.entries(persona)) {
           if (subjects === undefined && section.startsWith(SCOPED_PERSONA_PREFIX)) continue
           for (const e of s.facts) {

@@ -8,16 +8,14 @@ import { writeAtomic } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
 import * as ShardArchive from "../store/ShardArchive.js"
 import { Reflection, ReflectionsFile } from "./Reflection.js"
-import { isLegacyPrivate } from "../domain/Subject.js"
+import { privateRows } from "../domain/Subject.js"
 
 export const make = (dir: string, options: { readonly maxPerShard: number }) => {
   const view = ViewFile.make(ReflectionsFile, path.join(dir, "reflections.json"))
   /** Every row, group-chat rows included (domain/Subject.ts). */
   const loadAll = view.read.pipe(Effect.map(Option.getOrElse((): ReadonlyArray<Reflection> => [])))
   /** The private (unstamped) rows: what every private read and the private lifecycle see. */
-  const load = Effect.map(loadAll, (rows) =>
-    rows.some((r) => !isLegacyPrivate(r)) ? rows.filter(isLegacyPrivate) : rows
-  )
+  const load = Effect.map(loadAll, privateRows)
   /** Upserts `changed` by id (an id's last record wins), drops the `removed` ids (archived rows), in one write. */
   const upsert = (changed: ReadonlyArray<Reflection>, removed: ReadonlyArray<string> = []) =>
     Effect.gen(function* () {

@@ -8,7 +8,7 @@
  * by count. Private memory never appears. A pure function.
  */
 import type { Language } from "../domain/Locale.js"
-import { personaSectionKey, subjectMarker, subjectOfRow, type MemorySubject } from "../domain/Subject.js"
+import { personaSectionKey, stampedWith, subjectMarker, type MemorySubject } from "../domain/Subject.js"
 import type { PersonaFile } from "../persona/Persona.js"
 import { headers } from "../persona/PersonaHeaders.js"
 import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
@@ -79,18 +79,11 @@ const MARKUP_TOKENS = 12
 
 export const renderContext = (input: ContextInput): string => {
   const { tunables: t, nowMillis: now, count, language: lang } = input
-  const belongs = (s: MemorySubject) => {
-    const marker = subjectMarker(s)
-    return (row: Readonly<Record<string, unknown>>) => {
-      const own = subjectOfRow(row)
-      return own !== undefined && subjectMarker(own) === marker
-    }
-  }
   let left = t.scoped_render_total_max_tokens
   const out: Array<string> = []
   const quiet: Array<string> = []
   for (const s of input.subjects) {
-    const mine = belongs(s)
+    const mine = stampedWith([s])
     const section = input.persona[personaSectionKey(s)]
     const entries = (section?.facts ?? []).filter((e) => mine(e) && e.text.trim() !== "")
     const suppressed = entries.filter((e) => e.suppress).map((e) => e.text)

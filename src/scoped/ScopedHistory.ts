@@ -59,8 +59,10 @@ export const make = Effect.gen(function* () {
   const tokens = yield* Tokenizer
 
   const clip = (text: string, lang: Language) => {
-    if (text.length < PER_MESSAGE_MAX_TOKENS || tokens.count(text) <= PER_MESSAGE_MAX_TOKENS) return text
-    const keep = Math.max(1, Math.floor((text.length * PER_MESSAGE_MAX_TOKENS) / tokens.count(text) / 2))
+    if (text.length < PER_MESSAGE_MAX_TOKENS) return text
+    const count = tokens.count(text)
+    if (count <= PER_MESSAGE_MAX_TOKENS) return text
+    const keep = Math.max(1, Math.floor((text.length * PER_MESSAGE_MAX_TOKENS) / count / 2))
     return `${text.slice(0, keep)}${omitted[lang]}${text.slice(-keep)}`
   }
 

@@ -1,15 +1,14 @@
 /**
  * `scoped_subjects.json`: the group-chat subjects a character has memories of, with the display name a
  * request last gave (a group's name, a member's nickname; sanitised, cosmetic, never part of the isolation
- * key), the prompt language its requests last named (N.E.K.O. keeps it in `scoped_prompt_locales.json`) and
- * when the subject was last written. Read by `scoped_context` headers and the memory browser; a
+ * key) and the prompt language its requests last named (N.E.K.O. keeps it in `scoped_prompt_locales.json`);
+ * rewritten only when a row is new or its name or language changed. Read by `scoped_context` headers and the memory browser; a
  * subject's row goes with `scoped_forget`. kioku's own file: N.E.K.O. keeps the name on the persona section.
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 import { normaliseLanguage, type Language } from "../domain/Locale.js"
-import { localIso } from "../domain/LocalTime.js"
-import { subjectFields, subjectMarker, subjectOfRow, type MemorySubject } from "../domain/Subject.js"
+import { stampedWith, subjectFields, subjectMarker, subjectOfRow, type MemorySubject } from "../domain/Subject.js"
 import * as ViewFile from "../store/ViewFile.js"
 
 const Row = Schema.Struct(
@@ -18,8 +17,7 @@ const Row = Schema.Struct(
     subject_id: Schema.String,
     scope: Schema.String,
     display_name: Schema.optional(Schema.NullOr(Schema.String)),
-    language: Schema.optional(Schema.NullOr(Schema.String)),
-    last_write_at: Schema.optional(Schema.String)
+    language: Schema.optional(Schema.NullOr(Schema.String))
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
@@ -70,34 +68,30 @@ export const make = (dir: string) => {
   ) =>
     Effect.gen(function* () {
       if (written.length === 0) return
-      const at = localIso(yield* Clock.currentTimeMillis)
       const byMarker = new Map<string, Row>()
       for (const r of yield* rows) {
         const s = subjectOfRow(r)
         if (s !== undefined) byMarker.set(subjectMarker(s), r)
       }
+      let changed = false
       for (const w of written) {
         const marker = subjectMarker(w.subject)
         const old = byMarker.get(marker)
-        byMarker.set(marker, {
-          ...old,
-          ...subjectFields(w.subject),
-          display_name: w.displayName ?? old?.display_name ?? null,
-          language: w.language ?? old?.language ?? null,
-          last_write_at: at
-        })
+        const displayName = w.displayName ?? old?.display_name ?? null
+        const language = w.language ?? old?.language ?? null
+        if (old !== undefined && old.display_name === displayName && old.language === language) continue
+        byMarker.set(marker, { ...old, ...subjectFields(w.subject), display_name: displayName, language })
+        changed = true
       }
-      yield* view.write([...byMarker.values()])
+      if (changed) yield* view.write([...byMarker.values()])
     })
 
   /** Drops `subject`'s row; true when there was one. */
   const forget = (subject: MemorySubject) =>
     Effect.gen(function* () {
       const all = yield* rows
-      const kept = all.filter((r) => {
-        const s = subjectOfRow(r)
-        return s === undefined || subjectMarker(s) !== subjectMarker(subject)
-      })
+      const gone = stampedWith([subject])
+      const kept = all.filter((r) => !gone(r))
       if (kept.length !== all.length) yield* view.write(kept)
       return kept.length !== all.length
     })

@@ -8,6 +8,7 @@
  */
 import { Either } from "effect"
 import {
+  distinctSubjects,
   groupChat,
   groupParticipant,
   participant,
@@ -27,9 +28,8 @@ export interface ParticipantGroup {
 }
 
 export const participantGroup = (primary: MemorySubject, members: ReadonlyArray<MemorySubject>): ParticipantGroup => {
-  const seen = new Set<string>()
-  const ordered = [primary, ...members].filter((s) => !seen.has(subjectMarker(s)) && (seen.add(subjectMarker(s)), true))
-  return { primary, members: ordered, markers: seen }
+  const ordered = distinctSubjects([primary, ...members])
+  return { primary, members: ordered, markers: new Set(ordered.map(subjectMarker)) }
 }
 
 const isDefaultScope = (s: MemorySubject) => s.scope === `${s.kind}:${s.subjectId}`
@@ -133,10 +133,7 @@ export const foldParticipants = (
 
 /** The groups' members as one authorisation list, group order then member order, without repeats. */
 export const flattenGroups = (groups: ReadonlyArray<ParticipantGroup>): ReadonlyArray<MemorySubject> => {
-  const seen = new Set<string>()
-  return groups
-    .flatMap((g) => g.members)
-    .filter((s) => !seen.has(subjectMarker(s)) && (seen.add(subjectMarker(s)), true))
+  return distinctSubjects(groups.flatMap((g) => g.members))
 }
 
 /** Every subject a forget of `s` erases: its whole participant on the same platform, sorted by (key, scope). */

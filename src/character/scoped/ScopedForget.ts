@@ -12,7 +12,7 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../../domain/LocalTime.js"
-import { personaSectionKey, subjectMarker, subjectOfRow, type MemorySubject } from "../../domain/Subject.js"
+import { personaSectionKey, stampedWith, subjectOfRow, type MemorySubject } from "../../domain/Subject.js"
 import { surfacedView } from "../../reflection/Surfacing.js"
 import { carriedReflections, redactReflectionLine } from "../../reflection/ReflectionRedaction.js"
 import {
@@ -57,11 +57,7 @@ export const completeAtLoad = (state: ForgetHost & ReflectionHost, replayed: Rea
 
 export const forgetSubject = (state: ForgetHost & ReflectionHost, subject: MemorySubject) =>
   Effect.gen(function* () {
-    const marker = subjectMarker(subject)
-    const mine = (row: Readonly<Record<string, unknown>>) => {
-      const s = subjectOfRow(row)
-      return s !== undefined && subjectMarker(s) === marker
-    }
+    const mine = stampedWith([subject])
     const active = (yield* state.facts.load).all.filter(mine)
     const archived = (yield* state.archive.all).filter(mine)
     const factIds = [...active, ...archived].map((f) => f.id)
