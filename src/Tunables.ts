@@ -145,6 +145,7 @@ export const tunableDefaults = {
   recent_pending_min_cap: 64,
   actor_idle_ttl_seconds: 600,
   actor_max_live: 500,
+  actor_max_live_mb: 1024,
   actor_handle_release_seconds: 60,
   maintenance_settle_seconds: 900,
   maintenance_recheck_seconds: 43200,

@@ -1,14 +1,16 @@
 /**
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
  * and released after `actor_idle_ttl_seconds` without users, or sooner when more than `actor_max_live` are
- * live (the least recently used ones no request is using close first; a later request reopens them); a new
+ * live or their estimated memory (Footprint.ts) passes `actor_max_live_mb` (the least recently used ones no
+ * request is using close first, never the one just used; a later request reopens them); a new
  * actor for a name waits until the evicted one has closed, so there is never more than one writer per
  * character. Every access goes through here.
  * `exclusive` stops the actors of some names and keeps them stopped while it works on their directories:
  * new requests for those names wait, the ones in flight are given `exclusiveWait` to finish (else
  * `CharacterBusy`), then the idle actors are closed and their handover awaited.
  */
-import { Cause, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema, Scope } from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema, Scope } from "effect"
+import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -26,11 +28,14 @@ import type { MemoryTasks } from "./MemoryTasks.js"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { RecentCompressor } from "../recent/RecentCompressor.js"
 import type { DueWork } from "../maintenance/DueWork.js"
+import { estimateBytes } from "../runtime/Footprint.js"
 
 /** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */
 export class CharacterBusy extends Schema.TaggedError<CharacterBusy>()("CharacterBusy", { name: Schema.String }) {}
 
 const exclusiveWait = Duration.seconds(10)
+/** A live actor's memory estimate is taken again after a use at most this often (its files grow with writes). */
+const footprintRefreshMillis = 30_000
 
 export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry")<
   CharacterRegistry,
@@ -77,11 +82,29 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       const placement = yield* Placement
       const handover = Handover.make<CharacterName>()
       const admission = Admission.make<CharacterName>()
+      /** Each live actor's estimated memory and when it was taken, and their sum. */
+      const footprints = new Map<CharacterName, { readonly bytes: number; readonly at: number }>()
+      let footprintTotal = 0
+      const budget = settings.tunables.actor_max_live_mb * 1024 * 1024
+      const measure = (name: CharacterName) =>
+        Effect.map(Clock.currentTimeMillis, (at) => {
+          const bytes = estimateBytes(path.join(settings.dataDir, name))
+          footprintTotal += bytes - (footprints.get(name)?.bytes ?? 0)
+          footprints.set(name, { bytes, at })
+        })
+      const unmeasure = (name: CharacterName) => {
+        footprintTotal -= footprints.get(name)?.bytes ?? 0
+        footprints.delete(name)
+      }
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) =>
           handover.guard(
             name,
-            placement.claim(name).pipe(Effect.zipRight(CharacterActor.make(name)), Effect.provide(context))
+            placement.claim(name).pipe(
+              Effect.zipRight(CharacterActor.make(name)),
+              Effect.tap(() => measure(name)),
+              Effect.provide(context)
+            )
           ),
         idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
       })
@@ -90,16 +113,23 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       const inFlight = new Map<CharacterName, number>()
       const idle = (name: CharacterName) => (inFlight.get(name) ?? 0) === 0
       const evicting = yield* Effect.makeSemaphore(1)
-      /** Closes the least recently used idle actors while more than `actor_max_live` are live. */
+      /**
+       * Closes the least recently used idle actors while more than `actor_max_live` are live or their estimate is
+       * over `actor_max_live_mb`; the one used last stays, even when it alone is over the budget.
+       */
       const evictOverCap = evicting.withPermits(1)(
         Effect.gen(function* () {
           const live = new Set(yield* RcMap.keys(actors))
           let excess = live.size - settings.tunables.actor_max_live
+          const newest = [...lastUse].at(-1)
           for (const name of [...lastUse]) {
-            if (excess <= 0) return
-            if (!live.has(name)) lastUse.delete(name)
-            else if (idle(name)) {
+            if (excess <= 0 && footprintTotal <= budget) return
+            if (!live.has(name)) {
               lastUse.delete(name)
+              unmeasure(name)
+            } else if (idle(name) && name !== newest) {
+              lastUse.delete(name)
+              unmeasure(name)
               excess--
               yield* RcMap.invalidate(actors, name)
             }
@@ -107,19 +137,26 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         })
       )
       /**
-       * Whether more than the cap are live. Every live actor was entered here, so `lastUse` holds them all: while
-       * it is within the cap nothing is listed, and a listing within the cap drops the names closed meanwhile.
+       * Whether more than the cap are live or over the budget. Every live actor was entered here, so `lastUse`
+       * holds them all: while both are within bounds nothing is listed, and a listing drops the names closed
+       * meanwhile (by the idle time to live) from both.
        */
       const overCap = Effect.suspend(() => {
         const cap = settings.tunables.actor_max_live
-        if (lastUse.size <= cap) return Effect.succeed(false)
+        if (lastUse.size <= cap && footprintTotal <= budget) return Effect.succeed(false)
         return Effect.map(RcMap.keys(actors), (keys) => {
-          if (keys.length > cap) return true
           const live = new Set(keys)
           for (const name of lastUse) if (!live.has(name)) lastUse.delete(name)
-          return false
+          for (const name of [...footprints.keys()]) if (!live.has(name)) unmeasure(name)
+          return keys.length > cap || (footprintTotal > budget && keys.length > 1)
         })
       })
+      /** Takes the estimate again when the last one is older than `footprintRefreshMillis`. */
+      const remeasure = (name: CharacterName) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const last = footprints.get(name)
+          return last !== undefined && now - last.at > footprintRefreshMillis ? measure(name) : Effect.void
+        })
       const enter = (name: CharacterName) =>
         Effect.sync(() => {
           inFlight.set(name, (inFlight.get(name) ?? 0) + 1)
@@ -131,7 +168,10 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           const n = (inFlight.get(name) ?? 1) - 1
           if (n > 0) inFlight.set(name, n)
           else inFlight.delete(name)
-          return Effect.flatMap(overCap, (over) => (over ? evictOverCap : Effect.void))
+          return remeasure(name).pipe(
+            Effect.zipRight(overCap),
+            Effect.flatMap((over) => (over ? evictOverCap : Effect.void))
+          )
         })
       // A failed build is not kept: the next request for the character tries to load it again.
       const get = (name: CharacterName) =>

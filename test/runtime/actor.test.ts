@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs"
+import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import * as Actor from "../../src/runtime/Actor.js"
@@ -9,6 +9,7 @@ import * as Startup from "../../src/Startup.js"
 import { testRuntime } from "../support/layers.js"
 import { CharacterName } from "../../src/domain/CharacterName.js"
 import type { StoreError } from "../../src/store/DurableFs.js"
+import { storedFact } from "../support/facts.js"
 
 type Cmd = { readonly kind: "ok" | "boom"; readonly reply: Deferred.Deferred<number, Actor.ActorDefect> }
 
@@ -182,6 +183,37 @@ describe("character actors", () => {
         assert.strictEqual((yield* registry.active).length, 2)
         assert.include(yield* memory.recentHistory("Cat"), "I paint")
       })
+  )
+
+  it.scoped("keeps the live actors' estimated memory within actor_max_live_mb, closing the least recently used", () =>
+    Effect.gen(function* () {
+      const rt = testRuntime({ tunables: { actor_max_live_mb: 3 } })
+      // About 90 KB of facts.json each: an estimate of ~2.2 MB once loaded, so two such characters do not fit.
+      const plant = (name: string) => {
+        const dir = path.join(rt.settings.dataDir, name)
+        mkdirSync(dir, { recursive: true })
+        const facts = Array.from({ length: 400 }, (_, i) =>
+          storedFact(`${name}_${i}`, `${name} remembers the ${i}th lantern festival by the river`)
+        )
+        writeFileSync(path.join(dir, "facts.json"), JSON.stringify(facts))
+      }
+      plant("Ann")
+      plant("Ben")
+      const ctx = yield* Layer.build(rt.layer)
+      const registry = yield* Effect.provide(CharacterRegistry, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      const recall = (name: string) => memory.recallText(name, { query: "the 7th festival", language: "en" })
+      const live = Effect.map(registry.active, (names) => [...names].map(String).sort())
+      assert.include(yield* recall("Ann"), "Ann remembers the 7th lantern festival")
+      assert.include(yield* recall("Ben"), "Ben remembers the 7th lantern festival")
+      assert.deepStrictEqual(yield* live, ["Ben"])
+      yield* memory.write("cache", "Cat", { messages: [{ role: "user", content: "I paint" }] })
+      assert.deepStrictEqual(yield* live, ["Ben", "Cat"])
+      // The closed character reopens with its facts; the least recently used big one (Ben) makes room.
+      assert.include(yield* recall("Ann"), "Ann remembers the 7th lantern festival")
+      assert.deepStrictEqual(yield* live, ["Ann", "Cat"])
+      assert.include(yield* memory.recentHistory("Cat"), "I paint")
+    })
   )
 
   it.scoped("does not close an actor a request is using, however far over the cap", () =>
