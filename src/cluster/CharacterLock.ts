@@ -70,18 +70,21 @@ const ensureLocksDir = (root: string) => {
 }
 
 /**
- * The lock of the shared `config/characters.json` for one read-modify-write (a rename), held in the scope:
- * renames of different characters on different runners would otherwise overwrite each other's change.
+ * The lock `#cluster/<key>.lock` of a file every runner rewrites, for one read-modify-write, held in the scope:
+ * runners would otherwise overwrite each other's change.
  */
-export const configLock = (root: string): Effect.Effect<RootLock.LockDb, StoreError, Scope.Scope> =>
+export const sharedFileLock = (root: string, key: string): Effect.Effect<RootLock.LockDb, StoreError, Scope.Scope> =>
   Effect.flatMap(ensureLocksDir(root), (dir) =>
     Effect.acquireRelease(
-      tryLock(path.join(dir, "characters-json.lock")).pipe(
+      tryLock(path.join(dir, `${key}.lock`)).pipe(
         Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo(claimWait)))
       ),
       (db) => Effect.sync(() => RootLock.release(db))
     )
   )
+
+/** The lock of the shared `config/characters.json` for a rename. */
+export const configLock = (root: string) => sharedFileLock(root, "characters-json")
 
 export const claim = (root: string, runner: string) => (name: CharacterName) =>
   Effect.gen(function* () {

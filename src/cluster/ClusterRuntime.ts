@@ -76,6 +76,7 @@ const placementLayer = (o: ClusterOptions, dataDir: string) =>
       return {
         owns: (name) => sharding.hasShardId(sharding.getShardId(EntityId.make(name), "default")),
         claim: CharacterLock.claim(dataDir, runnerId(o)),
+        sharedLock: Option.some((key: string) => Effect.asVoid(CharacterLock.sharedFileLock(dataDir, key))),
         maintain: Option.some((name, loop) =>
           client(name)
             .Maintain({ loop })

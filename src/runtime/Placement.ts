@@ -2,7 +2,8 @@
  * Where a character's actor may run. Out of cluster mode (the default) every character is local, an actor
  * claims nothing and maintenance asks the registry directly. In cluster mode the cluster layer replaces it:
  * `owns` answers from the runner's shard assignment, `claim` takes the per-character ownership lock before an
- * actor loads, and `maintain` sends a loop's tick through the character's entity.
+ * actor loads, `maintain` sends a loop's tick through the character's entity, and `sharedLock` serialises the
+ * rewrites of root files every runner shares (the speaker-trust pool).
  */
 import { Context, Effect, Option, type Scope } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -19,8 +20,15 @@ export interface PlacementService {
   readonly maintain: Option.Option<
     (name: CharacterName, loop: LoopName) => Effect.Effect<void, StoreError | ActorDefect>
   >
+  /** Held (in its scope) while this process rewrites a root file other processes also write; none: one process. */
+  readonly sharedLock: Option.Option<(key: string) => Effect.Effect<void, StoreError, Scope.Scope>>
 }
 
 export class Placement extends Context.Reference<Placement>()("app/actor/Placement", {
-  defaultValue: (): PlacementService => ({ owns: () => true, claim: () => Effect.void, maintain: Option.none() })
+  defaultValue: (): PlacementService => ({
+    owns: () => true,
+    claim: () => Effect.void,
+    maintain: Option.none(),
+    sharedLock: Option.none()
+  })
 }) {}

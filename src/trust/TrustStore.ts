@@ -6,11 +6,15 @@
  * empty pool; each later access reads the file again, so a repaired file is picked up without a restart.
  * Writes run one at a time (a semaphore): the mutator edits a clone, the clone is written atomically, and
  * only a write that landed is published. Timestamps are UTC ISO with microseconds, strictly increasing.
+ * When several processes share the root (cluster runners, `Placement.sharedLock`), a write holds the shared
+ * lock and starts from the file as it is on disk, and a snapshot reads the file again once its stamp changed,
+ * so no runner overwrites another's change or keeps answering from an old pool.
  */
 import { Clock, Effect, Either, Option, Ref } from "effect"
 import * as path from "node:path"
 import { KiokuConfig } from "../Config.js"
-import { ensureDir, readText, writeAtomic } from "../store/DurableFs.js"
+import { ensureDir, readText, sameStamp, stampOf, writeAtomic, type FileStamp } from "../store/DurableFs.js"
+import { Placement } from "../runtime/Placement.js"
 import { encodeJson } from "../store/ViewFile.js"
 import type { Change } from "./IdentityGraph.js"
 import { clonePool, emptyPool, type Pool } from "./Pool.js"
@@ -41,8 +45,13 @@ export class TrustStore extends Effect.Service<TrustStore>()("app/trust/TrustSto
       const micros = (yield* Clock.currentTimeMillis) * 1000
       return isoMicros(yield* Ref.updateAndGet(lastMicros, (last) => Math.max(micros, last + 1)))
     })
+    const shared = (yield* Placement).sharedLock
+    /** The stamp of the file the pool in memory was read from or written to (shared roots only). */
+    let seen: Option.Option<FileStamp> = Option.none()
+    const stampNow = Effect.orElseSucceed(stampOf(file), () => Option.none<FileStamp>())
     const load: Effect.Effect<TrustSnapshot> = Effect.gen(function* () {
       const stamp = yield* now
+      if (Option.isSome(shared)) seen = yield* stampNow
       const text = yield* Effect.either(readText(file))
       if (Either.isLeft(text)) {
         yield* Effect.logError("speaker trust pool unreadable; trust is read-only until it loads").pipe(
@@ -62,40 +71,67 @@ export class TrustStore extends Effect.Service<TrustStore>()("app/trust/TrustSto
     })
     const state = yield* Ref.make(yield* load)
     const lock = yield* Effect.makeSemaphore(1)
+    /** Whether another process rewrote the file since this one read or wrote it. */
+    const changedOnDisk = Option.isNone(shared)
+      ? Effect.succeed(false)
+      : Effect.map(stampNow, (stamp) => !sameStamp(seen, stamp))
     const current = Effect.flatMap(Ref.get(state), (snap) =>
-      snap.loaded ? Effect.succeed(snap) : Effect.tap(load, (again) => Ref.set(state, again))
+      Effect.flatMap(changedOnDisk, (changed) =>
+        snap.loaded && !changed ? Effect.succeed(snap) : Effect.tap(load, (again) => Ref.set(state, again))
+      )
     )
 
     /** The pool as of now, one consistent value for a whole request (retries the load while closed). */
     const snapshot: Effect.Effect<TrustSnapshot> = Effect.flatMap(Ref.get(state), (snap) =>
-      snap.loaded ? Effect.succeed(snap) : lock.withPermits(1)(current)
+      Effect.flatMap(changedOnDisk, (changed) =>
+        snap.loaded && !changed ? Effect.succeed(snap) : lock.withPermits(1)(current)
+      )
     )
+    /** Around a write: the lock other processes take for the same file, when there are any (else a veto). */
+    const exclusive = <A, E>(work: Effect.Effect<Written<A>, E>): Effect.Effect<Written<A>, E> =>
+      Option.match(shared, {
+        onNone: () => work,
+        onSome: (take) =>
+          Effect.scoped(
+            Effect.matchEffect(take("speaker-trust"), {
+              onFailure: (e) =>
+                Effect.logWarning("speaker trust pool lock not taken; the change is dropped").pipe(
+                  Effect.annotateLogs({ file, error: e.message }),
+                  Effect.as({ persisted: false, value: undefined })
+                ),
+              onSuccess: () => work
+            })
+          )
+      })
 
     /** Runs one mutator as the only writer; an unchanged draft writes nothing and counts as persisted. */
     const write = <A, E = never>(mutator: Mutator<A, E>): Effect.Effect<Written<A>, E> =>
       lock.withPermits(1)(
-        Effect.gen(function* () {
-          const snap = yield* current
-          if (!snap.loaded) return { persisted: false, value: undefined }
-          const draft = clonePool(snap.pool)
-          const stamp = yield* now
-          const change = mutator(draft, stamp)
-          if (Either.isLeft(change)) return yield* Effect.fail(change.left)
-          if (!change.right.dirty) return { persisted: true, value: change.right.value }
-          draft.updated_at = stamp
-          const landed = yield* ensureDir(dataDir).pipe(
-            Effect.zipRight(writeAtomic(file, encodeJson(draft))),
-            Effect.as(true),
-            Effect.catchAll((e) =>
-              Effect.logWarning("speaker trust pool write failed; the change is dropped").pipe(
-                Effect.annotateLogs({ file, error: e.message }),
-                Effect.as(false)
+        exclusive(
+          Effect.gen(function* () {
+            const snap = yield* current
+            if (!snap.loaded) return { persisted: false, value: undefined }
+            const draft = clonePool(snap.pool)
+            const stamp = yield* now
+            const change = mutator(draft, stamp)
+            if (Either.isLeft(change)) return yield* Effect.fail(change.left)
+            if (!change.right.dirty) return { persisted: true, value: change.right.value }
+            draft.updated_at = stamp
+            const landed = yield* ensureDir(dataDir).pipe(
+              Effect.zipRight(writeAtomic(file, encodeJson(draft))),
+              Effect.as(true),
+              Effect.catchAll((e) =>
+                Effect.logWarning("speaker trust pool write failed; the change is dropped").pipe(
+                  Effect.annotateLogs({ file, error: e.message }),
+                  Effect.as(false)
+                )
               )
             )
-          )
-          if (landed) yield* Ref.set(state, { pool: draft, loaded: true })
-          return { persisted: landed, value: change.right.value }
-        })
+            if (landed) yield* Ref.set(state, { pool: draft, loaded: true })
+            if (landed && Option.isSome(shared)) seen = yield* stampNow
+            return { persisted: landed, value: change.right.value }
+          })
+        )
       )
 
     return { file, snapshot, write } as const

@@ -22,7 +22,8 @@ describe("maintenance under a placement", () => {
       const placement = {
         owns: (name: string) => name !== "Bo",
         claim: () => Effect.void,
-        maintain: Option.some((name: string, loop: string) => Ref.update(sent, (s) => [...s, [name, loop] as const]))
+        maintain: Option.some((name: string, loop: string) => Ref.update(sent, (s) => [...s, [name, loop] as const])),
+        sharedLock: Option.none()
       }
       for (const loop of loops(tunableDefaults).filter((l) => l.name === "auto_promote" || l.name === "rebuttal")) {
         const command = Option.getOrThrow(commandOf(loop.name))
