@@ -1,11 +1,13 @@
 /**
  * `/new_dialog` benchmark: seeds N.E.K.O.-shaped files for `--chars` characters before the real server binary
  * starts (config/characters.json with the cards, persona.json with 20 protected card lines and 150 other
- * entries, reflections.json with 60 pending/confirmed reflections, recent.json with a memo and five
+ * entries, reflections.json with 60 pending/confirmed reflections — `--persona` and `--reflections` change
+ * those counts —, recent.json with a memo and five
  * messages), writes two `/cache` turns per character (time_indexed.db, recent = memo + 9 messages), warms up,
  * then measures `GET /new_dialog/<name>` over loopback with 1, 8 and 32 concurrent clients (`--requests` per
  * scenario, round-robin over the characters, on keep-alive connections opened before the clock starts), with
- * one character and with `--chars`. The rendered size is printed before and after, so a background loop
+ * one character and with `--chars`, and last one client reading while another writes `/cache` turns to the same
+ * character. The rendered size is printed before and after, so a background loop
  * changing the persona mid-run would show.
  */
 import { Agent } from "node:http"
@@ -67,10 +69,12 @@ const details = [
   "he is learning to cook mapo tofu without meat and the first attempt was far too salty",
   "their running joke about the haunted printer at work still makes both of them laugh"
 ]
-/** The `k`-th distinct sentence of a kind (50 per persona section, 60 reflections). */
+/** The `k`-th distinct sentence of a kind (past the 50 or 60 combinations, told apart by a week number). */
 const textOf = (kind: string, k: number, ai: string) => {
   const s = (subjects[kind] ?? "").split("|")
-  return `${s[k % s.length]} ${details[Math.floor(k / s.length) % details.length]}.`.replaceAll("{ai}", ai)
+  const round = Math.floor(k / (s.length * details.length))
+  const when = round === 0 ? "" : ` in week ${round}`
+  return `${s[k % s.length]} ${details[Math.floor(k / s.length) % details.length]}${when}.`.replaceAll("{ai}", ai)
 }
 
 const said = [
@@ -81,7 +85,7 @@ const said = [
   "Maybe. I'm making tea first."
 ]
 
-const seedCharacter = (memory: string, ai: string, now: number) => {
+const seedCharacter = (memory: string, ai: string, now: number, size: Size) => {
   const dir = path.join(memory, ai)
   const at = (days: number) => localIso(now - days * DAY)
   const facts: Record<string, Array<unknown>> = { neko: [], master: [], relationship: [] }
@@ -89,7 +93,7 @@ const seedCharacter = (memory: string, ai: string, now: number) => {
     for (const line of cardLines(section, card))
       facts[section]?.push(newEntry({ ...line, source: "character_card", createdAt: at(30), protected: true }))
   }
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < size.persona; i++) {
     const section = ["neko", "master", "relationship"][i % 3] ?? "neko"
     const id = `prom_ref_${(i + 4096).toString(16).padStart(16, "0")}`
     facts[section]?.push({
@@ -100,7 +104,7 @@ const seedCharacter = (memory: string, ai: string, now: number) => {
       ...(i % 30 === 0 ? { suppress: true, suppressed_at: at(1 / 24), recent_mentions: [at(0.1), at(0.05)] } : {})
     })
   }
-  const reflections = Array.from({ length: 60 }, (_, i) => ({
+  const reflections = Array.from({ length: size.reflections }, (_, i) => ({
     id: `ref_${(i + 65536).toString(16).padStart(16, "0")}`,
     text: textOf("reflection", i, ai),
     entity: ["master", "relationship", "neko"][i % 3],
@@ -123,6 +127,27 @@ const seedCharacter = (memory: string, ai: string, now: number) => {
   writeFileSync(path.join(dir, "reflections.json"), JSON.stringify(reflections, null, 2))
   writeFileSync(path.join(dir, "recent.json"), JSON.stringify(recent, null, 2))
 }
+
+/** How many persona entries besides the card lines, and how many reflections, each character starts with. */
+interface Size {
+  readonly persona: number
+  readonly reflections: number
+}
+
+/** Until `stop` is set: `/cache` turns to `name` from one client, as a chat going on beside the reads. */
+const writer = (port: number, name: string, stop: { done: boolean }) =>
+  (async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    let turns = 0
+    while (!stop.done) {
+      const body = history(turn(`Turn ${turns} of the evening chat.`, "Nya~ (listens)"))
+      const { status } = await send(agent, port, "POST", `/cache/${name}`, body)
+      if (status !== 200) throw new Error(`/cache status ${status}`)
+      turns++
+    }
+    agent.destroy()
+    return turns
+  })()
 
 /** One table row: characters, clients, requests, req/s, p50, p95, p99 and mean ms. */
 const scenario = async (port: number, chars: ReadonlyArray<string>, clients: number, total: number) => {
@@ -152,10 +177,16 @@ const scenario = async (port: number, chars: ReadonlyArray<string>, clients: num
 }
 
 export const runNewDialog = async (args: ReadonlyArray<string>) => {
-  const options = { requests: { type: "string" }, chars: { type: "string" } } as const
+  const options = {
+    requests: { type: "string" },
+    chars: { type: "string" },
+    persona: { type: "string" },
+    reflections: { type: "string" }
+  } as const
   const { values } = parseArgs({ args: [...args], options })
   const requests = Number(values.requests ?? "500")
   const charCount = Number(values.chars ?? "10")
+  const size = { persona: Number(values.persona ?? "150"), reflections: Number(values.reflections ?? "60") }
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
   const memory = path.join(root, "memory")
   const chars = Array.from({ length: charCount }, (_, i) => nameOf(i))
@@ -163,7 +194,7 @@ export const runNewDialog = async (args: ReadonlyArray<string>) => {
   mkdirSync(path.join(root, "config"), { recursive: true })
   const cats = Object.fromEntries(chars.map((n) => [n, nekoCard(n)]))
   writeFileSync(path.join(root, "config", "characters.json"), JSON.stringify({ 主人: masterCard, 猫娘: cats }, null, 2))
-  for (const name of chars) seedCharacter(memory, name, now)
+  for (const name of chars) seedCharacter(memory, name, now, size)
   const server = await startServer(memory, [], { KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600", KIOKU_LOG_LEVEL: "info" })
   const rows: Array<ReadonlyArray<number | string>> = []
   try {
@@ -190,6 +221,12 @@ export const runNewDialog = async (args: ReadonlyArray<string>) => {
         process.stderr.write(`${rows.at(-1)?.join(" ")}\n`)
       }
     }
+    // One reader while the same character takes `/cache` turns from another client.
+    const stop = { done: false }
+    const writing = writer(server.port, chars[0] ?? "", stop)
+    rows.push([...(await scenario(server.port, chars.slice(0, 1), 1, requests)), "with a writer"])
+    stop.done = true
+    process.stderr.write(`${rows.at(-1)?.join(" ")} (${await writing} turns written meanwhile)\n`)
     process.stderr.write(`measured in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`)
     await sample("after")
     agent.destroy()
@@ -197,7 +234,7 @@ export const runNewDialog = async (args: ReadonlyArray<string>) => {
     await server.stop()
     rmSync(root, { recursive: true, force: true })
   }
-  process.stdout.write("| characters | clients | requests | req/s | p50 ms | p95 ms | p99 ms | mean ms |\n")
-  process.stdout.write("|---|---|---|---|---|---|---|---|\n")
-  for (const r of rows) process.stdout.write(`| ${r.join(" | ")} |\n`)
+  process.stdout.write("| characters | clients | requests | req/s | p50 ms | p95 ms | p99 ms | mean ms | beside |\n")
+  process.stdout.write("|---|---|---|---|---|---|---|---|---|\n")
+  for (const r of rows) process.stdout.write(`| ${[...r, ...(r.length < 9 ? [""] : [])].join(" | ")} |\n`)
 }
