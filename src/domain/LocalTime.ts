@@ -3,6 +3,8 @@
  * `YYYY-MM-DD HH:MM:SS.ffffff` for `time_indexed_original`. Pure functions of epoch milliseconds; callers
  * read the time from Effect's Clock.
  */
+import { memoString } from "./Memo.js"
+
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0")
 
 const parts = (millis: number) => {
@@ -29,8 +31,7 @@ export const sqliteTimestamp = (millis: number): string => {
 
 const naive = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/
 
-/** Parses a naive local timestamp (either separator, optional seconds and fraction) to epoch millis. */
-export const parseLocal = (text: string): number | undefined => {
+const parse = (text: string): number | undefined => {
   const m = naive.exec(text.trim())
   if (!m) return undefined
   const [, y, mo, d, h, mi, s, frac] = m
@@ -38,6 +39,9 @@ export const parseLocal = (text: string): number | undefined => {
   const value = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), ms).getTime()
   return Number.isNaN(value) ? undefined : value
 }
+
+/** Parses a naive local timestamp (either separator, optional seconds and fraction) to epoch millis. */
+export const parseLocal: (text: string) => number | undefined = memoString(parse, 50_000)
 
 const weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 const months = [

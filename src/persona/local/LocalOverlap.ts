@@ -5,6 +5,7 @@
  * cut from longer latin words; overlap is |A∩B| / min(|A|,|B|). No stemming beyond that, no synonyms, no
  * Traditional→Simplified folding: texts about one thing in different words or scripts do not meet.
  */
+import { memoString } from "../../domain/Memo.js"
 import { recallTokens, stripNames } from "../../recall/Tokenize.js"
 
 export interface Observation {
@@ -27,12 +28,19 @@ const latinWord = /^[\p{L}\p{N}]+$/u
 const trimS = (w: string) =>
   w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && latinWord.test(w) ? w.slice(0, -1) : w
 
-export const keywords = (text: string, names: ReadonlyArray<string>): ReadonlySet<string> =>
-  new Set(
-    recallTokens(stripNames(text, names).toLowerCase())
+/** Keyed by the names (joined by U+0001) and the text after a U+0000. */
+const keywordsOf = memoString((key: string): ReadonlySet<string> => {
+  const cut = key.indexOf("\u0000")
+  const names = cut === 0 ? [] : key.slice(0, cut).split("\u0001")
+  return new Set(
+    recallTokens(stripNames(key.slice(cut + 1), names).toLowerCase())
       .filter((t) => !functionWords.has(t))
       .map(trimS)
   )
+}, 20_000)
+
+export const keywords = (text: string, names: ReadonlyArray<string>): ReadonlySet<string> =>
+  keywordsOf(`${names.join("\u0001")}\u0000${text}`)
 
 const common = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => [...a].filter((t) => b.has(t)).length
 
