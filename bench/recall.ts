@@ -5,7 +5,8 @@
  * its own ("cold"); then sequential queries are timed from the client's side: query only, query + a
  * one-month time window, and time only. Last, "after a write": a user turn stating a new fact is cached and
  * extracted (`/internal/maintenance/run_once`), then the next query — the one that brings the index up to
- * date with the changed facts.json — is timed.
+ * date with the changed facts.json — is timed. Also timed: the same queries while a second client writes
+ * `/cache` turns to the character without pause.
  */
 import { Agent } from "node:http"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -76,6 +77,7 @@ export interface RecallResult {
   readonly query: Figures
   readonly queryAndTime: Figures
   readonly timeOnly: Figures
+  readonly besideWriter: Figures
   readonly afterWrite: Figures
   readonly queries: number
 }
@@ -145,6 +147,24 @@ const scale = async (count: number, queries: number): Promise<RecallResult> => {
       make(() => ({ time: month() })),
       send
     )
+    // The same queries while another client writes `/cache` turns to the same character without pause.
+    const writing = { done: false, turns: 0 }
+    const writer = (async () => {
+      const other = new Agent({ keepAlive: true, maxSockets: 1 })
+      while (!writing.done) {
+        const turn = JSON.stringify([{ role: "user", content: `Turn ${writing.turns} of a chat going on.` }])
+        await postOk(other, server.port, "/cache/Bench", JSON.stringify({ input_history: turn }))
+        writing.turns++
+      }
+      other.destroy()
+    })()
+    const besideWriter = await timed(
+      make(() => ({ query: queryText() })),
+      send
+    )
+    writing.done = true
+    await writer
+    process.stderr.write(`${writing.turns} turns written beside the queries\n`)
     const afterWrite = await timed(
       Array.from({ length: 20 }, (_, i) => JSON.stringify({ query: `zumba${i}` })),
       async (body) => {
@@ -158,7 +178,7 @@ const scale = async (count: number, queries: number): Promise<RecallResult> => {
         await postOk(agent, server.port, "/internal/maintenance/run_once", JSON.stringify({ character: "Bench" }))
       }
     )
-    return { facts: count, coldMs, query, queryAndTime, timeOnly, afterWrite, queries }
+    return { facts: count, coldMs, query, queryAndTime, timeOnly, besideWriter, afterWrite, queries }
   } finally {
     agent.destroy()
     await server.stop()
@@ -182,11 +202,12 @@ export const runRecall = async (args: ReadonlyArray<string>) => {
   if (values.json) return void process.stdout.write(JSON.stringify(results, null, 2) + "\n")
   process.stdout.write(
     "p50 / p95 in ms, client side over loopback (in the actor: the server's `elapsed_ms`)\n\n" +
-      "| facts | cold first query | query | query + time | time only | query after a write |\n|---|---|---|---|---|---|\n"
+      "| facts | cold first query | query | query + time | time only | query beside a writer | query after a write |\n" +
+      "|---|---|---|---|---|---|---|\n"
   )
   const cell = (f: Figures) => `${f.p50} / ${f.p95} (${f.serverP50} / ${f.serverP95})`
   for (const r of results)
     process.stdout.write(
-      `| ${r.facts.toLocaleString("en")} | ${r.coldMs} | ${cell(r.query)} | ${cell(r.queryAndTime)} | ${cell(r.timeOnly)} | ${cell(r.afterWrite)} |\n`
+      `| ${r.facts.toLocaleString("en")} | ${r.coldMs} | ${cell(r.query)} | ${cell(r.queryAndTime)} | ${cell(r.timeOnly)} | ${cell(r.besideWriter)} | ${cell(r.afterWrite)} |\n`
     )
 }
