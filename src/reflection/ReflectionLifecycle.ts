@@ -5,9 +5,9 @@
  * A promotion the machine asks for (score-driven or time-driven) is carried out by Promotion.ts. Group-chat
  * reflections go through the same machine as if powerful memory were off — by age only, their score never
  * counts — and are promoted by ScopedPromotion.ts into their subject's section; a row with a partial stamp
- * belongs to neither side and never moves. The
- * hourly sweep tallies sub-zero days of reflections and persona entries and archives those at 14 days,
- * and archives promoted/denied reflections 30 days after their terminal stamp.
+ * belongs to neither side and never moves. The hourly sweep tallies sub-zero days of reflections and persona
+ * entries and archives those at 14 days, and archives promoted/denied reflections 30 days after their
+ * terminal stamp.
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
