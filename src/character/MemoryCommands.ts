@@ -34,6 +34,7 @@ import * as PersonaKeeper from "../persona/PersonaKeeper.js"
 import * as PersonaFusion from "../persona/PersonaFusion.js"
 import * as ExternalImport from "../facts/ExternalImportService.js"
 import * as Promotion from "../persona/Promotion.js"
+import * as ScopedPromotion from "../persona/ScopedPromotion.js"
 import * as ReflectionLifecycle from "../reflection/ReflectionLifecycle.js"
 import * as ReflectionSynth from "../reflection/ReflectionSynth.js"
 import * as Surfacing from "../reflection/Surfacing.js"
@@ -55,7 +56,8 @@ export const make = (deps: {
     const files = yield* AppFiles
     const keeper = yield* PersonaKeeper.make(deps)
     const promotion = yield* Promotion.make({ tunables: t, speakers: deps.speakers, language: deps.language, keeper })
-    const lifecycle = yield* ReflectionLifecycle.make({ tunables: t, promotion })
+    const scoped = ScopedPromotion.make({ tunables: t, keeper })
+    const lifecycle = yield* ReflectionLifecycle.make({ tunables: t, promotion, scoped })
     const sweep = EvidenceSweep.make({ tunables: t })
     const synth = yield* ReflectionSynth.make({ tunables: t, speakers: deps.speakers, language: deps.language })
     const surfacing = Surfacing.make({ tunables: t })

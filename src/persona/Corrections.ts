@@ -5,8 +5,9 @@
  * the new statement, keep_old drops the new one, keep_both appends it — each the action the persona machine
  * emits for `correction.resolved` on the corrected entry. A reflection waiting on the correction gets
  * `promotion.fresh` when its text (or a merge of it) lands and `promotion.rejected` on keep_old, applied and
- * journaled by ReflectionTransitions.ts. Items the answer does not cover, and whole batches that fail,
- * count one attempt each.
+ * journaled by ReflectionTransitions.ts. A correction stamped with a group-chat subject (from a promotion
+ * into its `@subject/…` section) stamps the new entry the same way. Items the answer does not cover, and
+ * whole batches that fail, count one attempt each.
  */
 import type { Language } from "../domain/Locale.js"
 import { Clock, Effect, Either } from "effect"
@@ -30,6 +31,7 @@ import {
   resolvedLine
 } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
+import { subjectFields, subjectOfRow } from "../domain/Subject.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 
 export const make = (deps: {
@@ -42,8 +44,9 @@ export const make = (deps: {
     const files = yield* AppFiles
     const t = deps.tunables
 
-    const newFrom = (c: Correction, ts: string): PersonaEntry =>
-      newEntry({
+    const newFrom = (c: Correction, ts: string): PersonaEntry => {
+      const subject = subjectOfRow(c)
+      const entry = newEntry({
         id:
           c.new_source_id !== null && c.new_source.startsWith("reflection")
             ? `prom_${c.new_source_id}`
@@ -53,6 +56,8 @@ export const make = (deps: {
         ...(c.new_source_id !== null ? { sourceId: c.new_source_id } : {}),
         createdAt: ts
       })
+      return subject === undefined ? entry : { ...entry, ...subjectFields(subject) }
+    }
 
     /** Resolves one batch; returns how many corrections were resolved. */
     const resolve = (state: PersonaHost) =>
@@ -85,7 +90,7 @@ export const make = (deps: {
           return 0
         }
         const persona = yield* state.persona.load
-        const reflections = yield* state.reflections.load
+        const reflections = yield* state.reflections.loadAll
         const queue = yield* state.persona.loadCorrections
         const lines: Array<EventLine> = []
         const done = new Set<string>()

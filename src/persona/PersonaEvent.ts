@@ -2,7 +2,7 @@
  * Persona journal events, each replayable on its own: `persona.fact_added` (a new entry, or with
  * `archived_at` the entry leaving for an archive shard), `persona.entry_updated` (a rewrite: merge,
  * correction), `persona.evidence_updated` (evidence, mentions, suppression), `persona.entry_removed`,
- * `persona.card_synced` (the character-card lines of a section) and the correction queue's
+ * `persona.card_synced` (the character-card lines of a section; an added entry may stamp its section too) and the correction queue's
  * `correction.queued` / `correction.resolved` / `correction.attempted`. Every payload carries the whole
  * entry, never only a delta; `persona.forgotten` (PersonaRedaction.ts) carries ids only.
  */
@@ -28,7 +28,9 @@ const EntryPayload = Schema.Struct(
     entry_id: Schema.String,
     entry_snapshot: PersonaEntry,
     source: Schema.optional(Schema.String),
-    archived_at: Schema.optional(Schema.String)
+    archived_at: Schema.optional(Schema.String),
+    /** The section's own stamp, set with the entry (a group-chat subject's fields and entity). */
+    section_fields: Schema.optional(Rest)
   },
   Rest
 )
@@ -76,7 +78,11 @@ export const entryLine = (
   section: string,
   entry: PersonaEntry,
   ts: string,
-  extra: { readonly source?: string; readonly archived_at?: string } = {}
+  extra: {
+    readonly source?: string
+    readonly archived_at?: string
+    readonly section_fields?: Readonly<Record<string, unknown>>
+  } = {}
 ): EventLine =>
   line(
     eventId,
@@ -127,7 +133,12 @@ export const personaOp = (line: EventLine): Either.Either<PersonaOp, string> => 
         (p): PersonaOp =>
           p.archived_at !== undefined
             ? { op: "archive", section: p.entity_key, entry: p.entry_snapshot, at: p.archived_at }
-            : { op: "upsert", section: p.entity_key, entry: p.entry_snapshot }
+            : {
+                op: "upsert",
+                section: p.entity_key,
+                entry: p.entry_snapshot,
+                ...(p.section_fields === undefined ? {} : { sectionFields: p.section_fields })
+              }
       )(line.payload)
     case PERSONA_ENTRY_REMOVED:
       return decodeWith(

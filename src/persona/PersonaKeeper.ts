@@ -2,9 +2,9 @@
  * A character's persona as the actor keeps it (neko-compat §4.5, §4.7, §4.8): character-card sync and
  * the one-shot evidence migration before every read, adds with the contradiction check (the overlapping entry
  * gets `contradicted`: its machine rejects a card line's contradiction, or queues a correction), mention
- * tracking and suppression after each reply, lifting expired suppressions before each render. Every state
- * change is an event of the persona or reflection machine, applied and journaled with the whole record by
- * PersonaTransitions.ts / ReflectionTransitions.ts.
+ * tracking and suppression after each reply, lifting expired suppressions (group-chat reflections' too) before
+ * each render. Every state change is an event of the persona or reflection machine, applied and journaled with
+ * the whole record by PersonaTransitions.ts / ReflectionTransitions.ts.
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -20,7 +20,15 @@ import { AppFiles } from "../store/AppFiles.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
 import type { PersonaHost } from "./PersonaHost.js"
-import { isLegacyPrivate, SCOPED_PERSONA_PREFIX, stampedWith, type MemorySubject } from "../domain/Subject.js"
+import {
+  isLegacyPrivate,
+  SCOPED_PERSONA_PREFIX,
+  stampedWith,
+  subjectFields,
+  subjectOfRow,
+  type MemorySubject,
+  type SubjectFields
+} from "../domain/Subject.js"
 import * as LegacySettings from "./LegacySettings.js"
 import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEvent.js"
 import { movePersona } from "./PersonaTransitions.js"
@@ -131,27 +139,41 @@ export const make = (deps: {
      * Adds `text` to `section` unless it may contradict an entry there (keyword overlap of at least
      * `contradiction_overlap_ratio`): that entry's machine gets `contradicted` — a card line rejects the
      * statement, another entry has a correction queued (not twice for the same pair; a suppression is lifted
-     * meanwhile). Journals the result.
+     * meanwhile). Only private entries are compared, or with `subject` (a group-chat promotion into its
+     * `@subject/…` section) only that subject's, and then every character-card line rejects and the entry, the
+     * correction and the section carry the subject's stamp. Journals the result.
      */
     const add = (
       state: PersonaHost,
       persona: PersonaFile,
       section: string,
-      fields: { readonly id: string; readonly text: string; readonly source: string; readonly sourceId?: string }
+      fields: { readonly id: string; readonly text: string; readonly source: string; readonly sourceId?: string },
+      subject?: MemorySubject
     ) =>
       Effect.gen(function* () {
         const ts = localIso(yield* Clock.currentTimeMillis)
         const nameList = yield* names
         const mine = keywords(fields.text, nameList)
+        const clashes = (e: PersonaEntry) =>
+          e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= t.contradiction_overlap_ratio
         const existing = persona[section]?.facts ?? []
         const already = existing.find((e) => e.id === fields.id)
         if (already) return { _tag: "Added", entry: already } satisfies AddResult
-        const hit = existing.find(
-          (e) => e.text !== "" && overlap(mine, keywords(e.text, nameList)) >= t.contradiction_overlap_ratio
-        )
+        const stamp: Partial<SubjectFields> = subject === undefined ? {} : subjectFields(subject)
+        if (subject !== undefined) {
+          const card = entriesOf(persona).find(({ entry }) => entry.source === "character_card" && clashes(entry))
+          if (card) return { _tag: "CardConflict", cardId: card.entry.id } satisfies AddResult
+        }
+        const hit = existing.filter(subject === undefined ? isLegacyPrivate : stampedWith([subject])).find(clashes)
         if (hit) {
           const queue = yield* state.persona.loadCorrections
-          const same = queue.find((c) => c.old_text === hit.text && c.new_text === fields.text && c.entity === section)
+          const same = queue.find(
+            (c) =>
+              c.old_text === hit.text &&
+              c.new_text === fields.text &&
+              c.entity === section &&
+              c["scope"] === stamp.scope
+          )
           if (same) return { _tag: "Queued", correctionId: same.correction_id } satisfies AddResult
           const correction: Correction = {
             correction_id: randomUUID().replace(/-/g, ""),
@@ -162,7 +184,8 @@ export const make = (deps: {
             resolve_attempts: 0,
             old_id: hit.id,
             new_source: fields.source,
-            new_source_id: fields.sourceId ?? null
+            new_source_id: fields.sourceId ?? null,
+            ...stamp
           }
           const move = movePersona(
             section,
@@ -180,9 +203,10 @@ export const make = (deps: {
           yield* state.journal([...move.lines, queuedLine(randomUUID(), correction, ts)])
           return { _tag: "Queued", correctionId: correction.correction_id } satisfies AddResult
         }
-        const entry = newEntry({ ...fields, createdAt: ts })
+        const entry: PersonaEntry = { ...newEntry({ ...fields, createdAt: ts }), ...stamp }
+        const sectionFields = subject === undefined ? {} : { section_fields: { ...stamp, entity: subject.kind } }
         yield* state.journal([
-          entryLine(randomUUID(), PERSONA_FACT_ADDED, section, entry, ts, { source: fields.source })
+          entryLine(randomUUID(), PERSONA_FACT_ADDED, section, entry, ts, { source: fields.source, ...sectionFields })
         ])
         return { _tag: "Added", entry } satisfies AddResult
       })
@@ -272,8 +296,8 @@ export const make = (deps: {
             lines.push(...movePersona(section, e, queued, event, t, ts, { source: "cooldown" }).lines)
           }
         }
-        for (const r of yield* state.reflections.load) {
-          if (!r.suppress) continue
+        for (const r of yield* state.reflections.loadAll) {
+          if (!r.suppress || (subjectOfRow(r) === undefined && !isLegacyPrivate(r))) continue
           const event = {
             type: "cooldown.checked",
             hoursSinceSuppressed: hoursSince(r["suppressed_at"]),

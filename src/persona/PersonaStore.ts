@@ -20,7 +20,13 @@ import {
 } from "./Persona.js"
 
 export type PersonaOp =
-  | { readonly op: "upsert"; readonly section: string; readonly entry: PersonaEntry }
+  | {
+      readonly op: "upsert"
+      readonly section: string
+      readonly entry: PersonaEntry
+      /** Fields the section itself takes (a subject's stamp); a section changing hands loses its display name. */
+      readonly sectionFields?: Readonly<Record<string, unknown>>
+    }
   | { readonly op: "remove"; readonly section: string; readonly id: string }
   | { readonly op: "archive"; readonly section: string; readonly entry: PersonaEntry; readonly at: string }
   /** Replaces the section's character-card entries, which go first in card order. */
@@ -47,6 +53,13 @@ const ensureSections = (p: PersonaFile): PersonaFile => {
   return { ...out, ...p }
 }
 
+const restamp = (s: PersonaSection | undefined, fields: Readonly<Record<string, unknown>>): PersonaSection => {
+  const current: Record<string, unknown> = { ...(s ?? { facts: [] }) }
+  const changed = Object.entries(fields).some(([k, v]) => k !== "entity" && k in current && current[k] !== v)
+  if (changed) delete current["display_name"]
+  return { ...current, ...fields, facts: s?.facts ?? [] }
+}
+
 export const applyOps = (persona: PersonaFile, ops: ReadonlyArray<PersonaOp>): PersonaFile => {
   const p: Record<string, PersonaSection> = { ...persona }
   const facts = (s: string) => p[s]?.facts ?? []
@@ -54,6 +67,7 @@ export const applyOps = (persona: PersonaFile, ops: ReadonlyArray<PersonaOp>): P
   for (const o of ops) {
     if (o.op === "upsert") {
       const list = facts(o.section)
+      if (o.sectionFields !== undefined) p[o.section] = restamp(p[o.section], o.sectionFields)
       put(
         o.section,
         list.some((e) => e.id === o.entry.id)

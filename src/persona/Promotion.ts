@@ -4,7 +4,8 @@
  * task decides: promote_fresh adds `prom_<id>` (a card collision denies, another collision queues a
  * correction and the reflection waits), merge_into rewrites the target entry (old text into
  * `version_history`, evidence per-side max, clocks reset, reflection id into `merged_from_ids`), reject
- * denies. Time-driven (OFF): a plain add. Every outcome is an event of the reflection machine, applied and
+ * denies. Time-driven (OFF): a plain add. Only private reflections and private entries take part (group-chat
+ * reflections go to ScopedPromotion.ts). Every outcome is an event of the reflection machine, applied and
  * journaled by ReflectionTransitions.ts (one state change with the whole record).
  */
 import type { Language } from "../domain/Locale.js"
@@ -25,6 +26,7 @@ import { entryLine, PERSONA_ENTRY_UPDATED } from "./PersonaEvent.js"
 import type * as PersonaKeeper from "./PersonaKeeper.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../reflection/ReflectionEvents.js"
+import { isLegacyPrivate } from "../domain/Subject.js"
 
 /** The persona section a reflection's entity belongs to. */
 export const sectionOf = (entity: string): string =>
@@ -94,7 +96,7 @@ export const make = (deps: {
         const section = sectionOf(r.entity)
         const pool: Array<PersonaEntry> = []
         let used = 0
-        for (const e of persona[section]?.facts ?? []) {
+        for (const e of (persona[section]?.facts ?? []).filter(isLegacyPrivate)) {
           const cost = tokens.count(e.text)
           if (e.text === "" || used + cost > t.persona_merge_pool_max_tokens) continue
           used += cost

@@ -43,6 +43,8 @@ export const Backoff = Schema.Record({
 type Backoff = typeof Backoff.Type
 const noBackoff: Backoff = {}
 const decodeWhen = Schema.decodeUnknownOption(EventWhenRaw)
+/** A group-chat reflection's least reinforcement: no evidence signal ever raises it, yet it must render. */
+const SCOPED_SEED = 0.1
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -72,7 +74,9 @@ export const make = (deps: {
     /**
      * Synthesises at most one reflection from the private facts, or from one group-chat subject's facts (the
      * reflection then carries the subject's stamp, its kind as entity, and the subject key stands for the
-     * speaker, as in N.E.K.O.); returns it, or undefined when nothing was due.
+     * speaker, as in N.E.K.O.; it starts `confirmed` with a reinforcement of at least 0.1, since no evidence
+     * signal reaches a subject: the synthesis is its quality gate, and only its age promotes it);
+     * returns it, or undefined when nothing was due.
      */
     const synthesize = (state: ReflectionHost, subject?: MemorySubject) =>
       Effect.gen(function* () {
@@ -111,7 +115,8 @@ export const make = (deps: {
             context: yield* relatedContext(
               state,
               selection.facts.map((f) => f.text),
-              t
+              t,
+              subject
             ).pipe(Effect.provideService(Embedder, embedder))
           })
         )
@@ -123,7 +128,8 @@ export const make = (deps: {
         }
         const when = draft.right.event_when === null ? null : Option.getOrNull(decodeWhen(draft.right.event_when))
         const window = eventWindow(when, now)
-        const seed = reinforcementSeed(Math.max(...selection.facts.map((f) => f.importance)))
+        const importanceSeed = reinforcementSeed(Math.max(...selection.facts.map((f) => f.importance)))
+        const seed = subject === undefined ? importanceSeed : Math.max(importanceSeed, SCOPED_SEED)
         const reflection: Reflection = {
           ...(subject === undefined ? {} : subjectFields(subject)),
           id: selection.id,
@@ -153,7 +159,8 @@ export const make = (deps: {
           promote_attempt_count: 0,
           last_promote_attempt_at: null,
           recent_mentions: [],
-          suppress: false
+          suppress: false,
+          ...(subject === undefined ? {} : { status: "confirmed", confirmed_at: ts, auto_confirmed: true })
         }
         yield* commit(state, [reflectionLine(randomUUID(), { reflection }, ts), absorb])
         return reflection

@@ -6,7 +6,7 @@
  * the combo bonus from the third), a negating one disputation +1.0. The negative-keyword hook: a user message
  * asking to stop mentioning something sends the last user messages and the observations to the `emotion`
  * tier; each target gets disputation +1.0 (`user_keyword_rebut`). Every change is journaled with the whole
- * record.
+ * record. Only private observations take part: a group-chat subject's entries never see private evidence.
  */
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -18,7 +18,7 @@ import { applySignal, score, type SignalSource } from "./Evidence.js"
 import { hasNegativeKeyword } from "./NegativeKeywords.js"
 import { applyRerank, coarseOrder } from "./Rerank.js"
 import type { Fact } from "../../facts/Fact.js"
-import type { PersonaEntry } from "../../persona/Persona.js"
+import { privateView, type PersonaEntry } from "../../persona/Persona.js"
 import type { Speakers } from "../../domain/Speakers.js"
 import type { Reflection } from "../Reflection.js"
 import { AppFiles } from "../../store/AppFiles.js"
@@ -77,7 +77,7 @@ export const make = (deps: {
           if ((r.status !== "pending" && r.status !== "confirmed") || r.suppress || r.text === "") continue
           out.push({ type: "reflection", id: r.id, text: r.text, entity: r.entity, score: score(r, now, t), record: r })
         }
-        for (const [section, s] of Object.entries(yield* state.persona.load)) {
+        for (const [section, s] of Object.entries(privateView(yield* state.persona.load))) {
           for (const e of s.facts) {
             if (e.protected || e.suppress || e.text === "") continue
             out.push({

@@ -1,6 +1,6 @@
 /**
- * The hourly evidence sweep (neko-compat §4.5, §2.4): every non-protected reflection (terminal rows
- * included) and persona entry scoring below zero gains at most one sub-zero day per calendar day (the
+ * The hourly evidence sweep (neko-compat §4.5, §2.4): every non-protected reflection (terminal rows and
+ * group-chat rows included; rows with a partial subject stamp are left alone) and persona entry scoring below zero gains at most one sub-zero day per calendar day (the
  * tally never resets); at 14 days the machines archive it into its shard. Promoted and denied reflections
  * leave for the archive 30 days after their terminal stamp. Archival is one journal event carrying the
  * whole record (applied and journaled by ReflectionTransitions.ts / PersonaTransitions.ts), applied before
@@ -17,6 +17,7 @@ import type { Tunables } from "../../Tunables.js"
 import { correctionsOf } from "../../persona/PersonaState.js"
 import type { ReflectionHost } from "../ReflectionHost.js"
 import { movePersona } from "../../persona/PersonaTransitions.js"
+import { isLegacyPrivate, subjectOfRow } from "../../domain/Subject.js"
 import { moveReflection } from "../ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
 
@@ -41,7 +42,8 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       const ts = localIso(now)
       const today = ts.slice(0, 10)
       const lines: Array<EventLine> = []
-      for (const r of yield* state.reflections.load) {
+      for (const r of yield* state.reflections.loadAll) {
+        if (subjectOfRow(r) === undefined && !isLegacyPrivate(r)) continue
         const tallied: Reflection = { ...r, ...tallySubZero(r, score(r, now, t), today) }
         const subZero = moveReflection(r, { type: "sub_zero.checked", days: tallied.sub_zero_days }, t, ts, {
           base: tallied
