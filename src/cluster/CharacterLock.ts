@@ -84,7 +84,8 @@ export const sharedFileLock = (root: string, key: string): Effect.Effect<RootLoc
   )
 
 /** The lock of the shared `config/characters.json` for a rename. */
-export const configLock = (root: string) => sharedFileLock(root, "characters-json")
+export const configLock = (root: string): Effect.Effect<RootLock.LockDb, StoreError, Scope.Scope> =>
+  sharedFileLock(root, "characters-json")
 
 export const claim = (root: string, runner: string) => (name: CharacterName) =>
   Effect.gen(function* () {
