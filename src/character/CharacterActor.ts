@@ -110,11 +110,8 @@ export const make = (name: CharacterName) =>
       later,
       afterFacts: memory.signals.mapFacts
     })
-    const recall = yield* Recall.make({
-      tunables: t,
-      speakers: speakerNames,
-      vectors: yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
-    })
+    const recallVectors = yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
+    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: recallVectors.seam })
     const outbox = yield* OutboxDrain.make({
       name,
       tunables: t,
@@ -193,7 +190,9 @@ export const make = (name: CharacterName) =>
       tunables: t,
       scope,
       tell: inbox.tell,
-      busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle()
+      busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle(),
+      releaseViews: (state) =>
+        Effect.all([State.releaseViews(state), recall.release, recallVectors.release(state)], { discard: true })
     })
     const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
     const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })

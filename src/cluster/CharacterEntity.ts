@@ -35,7 +35,9 @@ export const CharacterStatus = Schema.Struct({
   unappliedEvents: Schema.Number,
   pendingOps: Schema.Number,
   compressing: Schema.Boolean,
-  items: Schema.Number
+  items: Schema.Number,
+  handlesOpen: Schema.Boolean,
+  viewsHeld: Schema.Boolean
 })
 
 export const RecentSnapshot = Schema.Struct({

@@ -254,5 +254,14 @@ export const make = (deps: {
         )
       )
 
-    return { query }
+    /** Drops the corpus and the turn index (an idle actor's release); the next query builds them again. */
+    const release = Effect.sync(() => {
+      current = undefined
+      facts = undefined
+      reflections = undefined
+      archive.clear()
+      turns.reset()
+    })
+
+    return { query, release }
   })
