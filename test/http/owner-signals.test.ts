@@ -117,4 +117,29 @@ describe("owner trust signals", () => {
     assert.deepStrictEqual(rebuilt.body, { scanned: 2, applied: 2, gated: 0, persisted: true })
     assert.closeTo(adjustment(), -0.04, 1e-9, "the ledger rebuilt from the fact rows")
   })
+
+  it("lets an owner segment see the facts of earlier segments of its batch, never of later ones", async () => {
+    const dir = path.join(temp.root, "batch")
+    const server = await start(dir)
+    const call = (route: string, body: unknown) =>
+      post(`${server.url}${route}`, JSON.stringify(body)).then((r) => ({ status: r.status, body: JSON.parse(r.text) }))
+    await call("/internal/trust/waive_legacy_barrier", { platform: "qq" })
+    const history = (body: unknown) => call("/internal/memory/Sora/scoped_history", body)
+    const before = await history({
+      segments: [segment("444", "Dan", "I am a teacher."), owner("Dan is not a teacher.")]
+    })
+    assert.deepStrictEqual(
+      before.body.segments.map((s: { trust_events: ReadonlyArray<{ speaker_id: string }> }) =>
+        s.trust_events.map((e) => e.speaker_id)
+      ),
+      [[], ["qq:444"]]
+    )
+    const after = await history({ segments: [owner("Eve is not a pilot."), segment("555", "Eve", "I am a pilot.")] })
+    assert.strictEqual(after.status, 200, JSON.stringify(after.body))
+    assert.deepStrictEqual(
+      after.body.segments.map((s: { trust_events: ReadonlyArray<unknown> }) => s.trust_events),
+      [[], []],
+      "a later segment's fact is not what the owner answered"
+    )
+  })
 })
