@@ -174,6 +174,16 @@ const disjunctive = (text: string) => tokensOf(text).includes("or") || hasAny(te
 
 export type Relation = "confirmation" | "correction"
 
+const KEY_DROPPED: ReadonlySet<string> = new Set(["not", "never", "no", "不", "没"])
+/**
+ * The tokens of a text without any negation word: equal for any two texts `deterministicRelation` pairs (a
+ * necessary condition, so candidates can be looked up by it instead of tried one by one).
+ */
+export const relationKey = (text: string): string =>
+  tokensOf(text)
+    .filter((t) => !KEY_DROPPED.has(t))
+    .join(" ")
+
 const normal = (text: string) =>
   text
     .split(/\s+/)

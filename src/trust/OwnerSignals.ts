@@ -2,8 +2,8 @@
  * Owner trust signals (N.E.K.O.'s `aevaluate_speaker_trust_events` / `apersist_speaker_trust_events`), pure:
  * each user message of a `speaker_is_owner` segment is held against the facts other speakers contributed in
  * the owner's reach (the same subject; for a group participant, every participant of the same group in the
- * same scope, or both in their default scope). A confirmation or a correction (OwnerRelation.ts, via
- * `relationOfMessage`) becomes an event for the fact's speaker. Never for the owner's own facts (nor another
+ * same scope, or both in their default scope). A confirmation or a correction (OwnerMessage.ts) becomes an
+ * event for the fact's speaker. Never for the owner's own facts (nor another
  * account of the same person), a fact of mixed provenance, or one with an explicit event window (a dated fact
  * is not contradicted by a present-day remark). Ids are content-stable: `event_id` from (kind, character,
  * owner, fact identity, target), `observation_id` from the owner's message, so one owner message never counts
@@ -15,7 +15,8 @@ import { Option, Predicate, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { subjectOfRow, subjectMarker, type MemorySubject } from "../domain/Subject.js"
 import { normalizeAccountId } from "./Identity.js"
-import { deterministicRelation, type Relation } from "./OwnerRelation.js"
+import { readMessage, relationOf } from "./OwnerMessage.js"
+import { relationKey, type Relation } from "./OwnerRelation.js"
 
 export const SIGNAL_EVENTS_FIELD = "_speaker_trust_signal_events"
 
@@ -109,37 +110,6 @@ const hasExplicitWindow = (row: Row): boolean => {
   return set(start) || set(end)
 }
 
-const LEADING_CUE =
-  /^(yes|yeah|yep|right|true|correct|exactly|indeed|no|nope|nah|wrong|actually|对|对的|是的|没错|確かに|确实|不|不对|不是的|错了|そう|そうだ|はい|いいえ|違う|ちがう)\s*[,，、.。!！:：]+\s*/i
-const NEGATIVE_CUE = /^(no|nope|nah|wrong|不|不对|不是的|错了|いいえ|違う|ちがう)$/i
-
-/**
- * The relation of one owner message to a fact: N.E.K.O.'s rule on the whole message first; else (kioku) each
- * sentence of it after one leading interjection (`Yes, …`, `No, …`, `对，…`, `違う、…`), when the sentences
- * agree — and never a confirmation after a negative interjection. A message with a question mark gives none.
- */
-export const relationOfMessage = (fact: string, message: string): Relation | undefined => {
-  const whole = deterministicRelation(fact, message)
-  if (whole !== undefined || /[?？]/.test(message)) return whole
-  const text = message.trim()
-  const cue = LEADING_CUE.exec(text)
-  const rest = cue === null ? text : text.slice(cue[0].length)
-  const refuting = cue !== null && NEGATIVE_CUE.test(cue[1] ?? "")
-  const found = new Set(
-    rest
-      .split(/[.!;。！；\n]+/)
-      .map((s) => s.trim())
-      .filter((s) => s !== "")
-      .flatMap((s) => {
-        const r = deterministicRelation(fact, s)
-        return r === undefined ? [] : [r]
-      })
-  )
-  if (found.size !== 1) return undefined
-  const [only] = found
-  return only === "confirmation" && refuting ? undefined : only
-}
-
 /**
  * The events of one owner job: replays recorded on `replayRows` (active and archived) for these messages,
  * then new ones against `rows` (the active facts the owner could have seen), each event id once, in message
@@ -153,6 +123,31 @@ export const evaluateOwnerSignals = (
   const reach = inReach(job.subject)
   const excluded = new Set(job.excluded.map(identityKey))
   const self = new Set([job.sourceId, ...job.selfAccounts])
+  const replays = replayRows.flatMap((prior) => {
+    const identity = reach(prior) ? identityOf(prior) : undefined
+    if (identity === undefined) return []
+    const key = identityKey(identity)
+    return recordedEvents(prior).filter(
+      (r) =>
+        r.event_id.trim() !== "" &&
+        identityKey(eventIdentity(r)) === key &&
+        normalizeAccountId(r.source_speaker_id) === job.sourceId &&
+        normalizeAccountId(r.speaker_id) !== undefined
+    )
+  })
+  const candidates = rows.flatMap((prior) => {
+    if (!reach(prior) || prior["speaker_provenance_mixed"] === true) return []
+    const target = normalizeAccountId(prior["speaker_id"])
+    if (target === undefined || self.has(target) || hasExplicitWindow(prior)) return []
+    const identity = identityOf(prior)
+    const text = prior["text"]
+    if (identity === undefined || typeof text !== "string") return []
+    const [factId, subjectKind, subjectId, scope] = identity
+    const signalKey = sha24(JSON.stringify([job.character, job.sourceId, subjectKind, subjectId, scope, factId]))
+    return [{ target, identity, text, signalKey, key: relationKey(text) }]
+  })
+  const byKey = new Map<string, Array<number>>()
+  candidates.forEach((c, i) => byKey.set(c.key, [...(byKey.get(c.key) ?? []), i]))
   const seen = new Set<string>()
   const events: Array<OwnerSignalEvent> = []
   const add = (e: OwnerSignalEvent) => {
@@ -160,38 +155,19 @@ export const evaluateOwnerSignals = (
     seen.add(e.event_id)
     events.push(e)
   }
-  for (const text of job.texts) {
-    const observation = observationId(text)
-    for (const prior of replayRows) {
-      if (!reach(prior)) continue
-      const identity = identityOf(prior)
-      if (identity === undefined) continue
-      for (const recorded of recordedEvents(prior)) {
-        if (
-          recorded.event_id.trim() !== "" &&
-          recorded.observation_id === observation &&
-          identityKey(eventIdentity(recorded)) === identityKey(identity) &&
-          normalizeAccountId(recorded.source_speaker_id) === job.sourceId &&
-          normalizeAccountId(recorded.speaker_id) !== undefined
-        )
-          add({ ...recorded })
-      }
-    }
-    for (const prior of rows) {
-      if (!reach(prior) || prior["speaker_provenance_mixed"] === true) continue
-      const target = normalizeAccountId(prior["speaker_id"])
-      if (target === undefined || self.has(target) || hasExplicitWindow(prior)) continue
-      const identity = identityOf(prior)
-      const factText = prior["text"]
-      if (identity === undefined || typeof factText !== "string") continue
-      const kind = relationOfMessage(factText, text)
+  for (const message of job.texts) {
+    const observation = observationId(message)
+    for (const recorded of replays) if (recorded.observation_id === observation) add({ ...recorded })
+    const read = readMessage(message)
+    const paired = [...new Set([...read.keys].flatMap((k) => byKey.get(k) ?? []))].sort((x, y) => x - y)
+    for (const c of paired.map((i) => candidates[i]!)) {
+      const kind = relationOf(c.text, read)
       if (kind === undefined) continue
-      const [factId, subjectKind, subjectId, scope] = identity
-      const signalKey = sha24(JSON.stringify([job.character, job.sourceId, subjectKind, subjectId, scope, factId]))
+      const [factId, subjectKind, subjectId, scope] = c.identity
       add({
         kind,
-        speaker_id: target,
-        event_id: eventId(kind, signalKey, target),
+        speaker_id: c.target,
+        event_id: eventId(kind, c.signalKey, c.target),
         source_speaker_id: job.sourceId,
         source_fact_id: factId,
         source_subject_kind: subjectKind,

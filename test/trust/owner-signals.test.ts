@@ -6,14 +6,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { groupParticipant, subjectFields, type MemorySubject } from "../../src/domain/Subject.js"
-import { deterministicRelation } from "../../src/trust/OwnerRelation.js"
-import {
-  attachEvents,
-  evaluateOwnerSignals,
-  relationOfMessage,
-  SIGNAL_EVENTS_FIELD,
-  type OwnerJob
-} from "../../src/trust/OwnerSignals.js"
+import { relationOfMessage } from "../../src/trust/OwnerMessage.js"
+import { deterministicRelation, relationKey } from "../../src/trust/OwnerRelation.js"
+import { attachEvents, evaluateOwnerSignals, SIGNAL_EVENTS_FIELD, type OwnerJob } from "../../src/trust/OwnerSignals.js"
 
 const subject = (group: string, speaker: string): MemorySubject => {
   const s = groupParticipant("qq", group, speaker)
@@ -51,16 +46,21 @@ const job = (texts: ReadonlyArray<string>, extra: Partial<OwnerJob> = {}): Owner
 
 describe("deterministicRelation", () => {
   it("confirms a restatement and corrects only the same proposition with its polarity flipped", () => {
-    assert.strictEqual(deterministicRelation("小明喜欢猫", "小明喜欢猫"), "confirmation")
-    assert.strictEqual(deterministicRelation("Bob is a nurse", "bob  is A nurse"), "confirmation")
-    assert.strictEqual(deterministicRelation("小明喜欢猫", "小明不喜欢猫"), "correction")
-    assert.strictEqual(deterministicRelation("喜欢猫", "不喜欢猫"), "correction")
-    assert.strictEqual(deterministicRelation("Alice has no cats", "Alice has cats"), "correction")
-    assert.strictEqual(
-      deterministicRelation("Alice did not click the button", "Alice did click the button"),
-      "correction"
-    )
-    assert.strictEqual(deterministicRelation("Alice is smart", "Alice is not smart!"), "correction")
+    const related: ReadonlyArray<readonly [string, string, string]> = [
+      ["小明喜欢猫", "小明喜欢猫", "confirmation"],
+      ["Bob is a nurse", "bob  is A nurse", "confirmation"],
+      ["小明喜欢猫", "小明不喜欢猫", "correction"],
+      ["喜欢猫", "不喜欢猫", "correction"],
+      ["小明有猫", "小明没有猫", "correction"],
+      ["Alice has no cats", "Alice has cats", "correction"],
+      ["Alice did not click the button", "Alice did click the button", "correction"],
+      ["Alice has never clicked the button", "Alice has clicked the button", "correction"],
+      ["Alice is smart", "Alice is not smart!", "correction"]
+    ]
+    for (const [old, said, kind] of related) {
+      assert.strictEqual(deterministicRelation(old, said), kind, `${old} / ${said}`)
+      assert.strictEqual(relationKey(old), relationKey(said), "paired texts share their relation key")
+    }
     assert.strictEqual(deterministicRelation("小明喜欢猫", "小明不喜欢狗"), undefined)
     assert.strictEqual(deterministicRelation("小明喜欢小红", "小红不喜欢小明"), undefined)
   })
