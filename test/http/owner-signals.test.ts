@@ -2,8 +2,10 @@
  * Owner trust signals over real HTTP with the `local` provider (no model): a member states a fact in a group,
  * the owner (admin tier, `speaker_is_owner`) corrects it in a later request → the member's trust goes down in
  * `speaker_trust.json`, the fact carries the event, the answer reports it; the same request again counts
- * nothing twice; a non-owner saying the same moves nothing; the single shape confirms; and after the pool
- * file is lost, `reconcile_from_facts` rebuilds the ledger from the events on the fact rows.
+ * nothing twice; a non-owner saying the same moves nothing; the single shape confirms; after the pool file
+ * is lost, `reconcile_from_facts` rebuilds the ledger from the events on the fact rows. Also: a batch's owner
+ * sees only earlier segments' facts, and a correction made while the legacy barrier is pending stays on the
+ * fact and counts on the retry once the barrier is open.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
@@ -141,5 +143,30 @@ describe("owner trust signals", () => {
       [[], []],
       "a later segment's fact is not what the owner answered"
     )
+  })
+
+  it("keeps an owner's correction on the fact while the barrier is pending and counts it on the retry", async () => {
+    const dir = path.join(temp.root, "barrier")
+    const server = await start(dir)
+    const call = (route: string, body: unknown) =>
+      post(`${server.url}${route}`, JSON.stringify(body)).then((r) => ({ status: r.status, body: JSON.parse(r.text) }))
+    const history = (body: unknown) => call("/internal/memory/Mio/scoped_history", body)
+    await history({ segments: [segment("222", "Bob", "I am vegetarian.")] })
+    const deferred = await history({ segments: [owner("Bob is not vegetarian.")] })
+    const [first] = deferred.body.segments
+    assert.deepInclude(first.trust, { signals_applied: 0, gated: "legacy_import_pending" })
+    assert.strictEqual(first.trust_events.length, 1)
+    const rows: ReadonlyArray<Row> = JSON.parse(readFileSync(path.join(dir, "Mio", "facts.json"), "utf8"))
+    assert.deepStrictEqual(
+      rows.find((f) => f.text === "Bob is vegetarian")?._speaker_trust_signal_events,
+      first.trust_events,
+      "durable on the fact before the pool may count it"
+    )
+    await call("/internal/trust/waive_legacy_barrier", { platform: "qq" })
+    const retried = await history({ segments: [owner("Bob is not vegetarian.")] })
+    assert.deepStrictEqual(retried.body.segments[0].trust_events, first.trust_events)
+    assert.deepInclude(retried.body.segments[0].trust, { signals_applied: 1, gated: null })
+    const profile = JSON.parse((await get(`${server.url}/internal/trust/profile?account_id=qq:222`)).text)
+    assert.closeTo(profile.adjustment_sum, -0.08, 1e-9)
   })
 })
