@@ -1,7 +1,8 @@
 /**
  * The group-chat commands inside a character's mailbox (scoped/ScopedCommands.ts): writes of facts to
  * subjects (with the subjects' rows in `scoped_subjects.json`), the `scoped_context` render over the views,
- * the mention counters of `scoped_mentions`, and `scoped_forget` (ScopedForget.ts).
+ * the mention counters of `scoped_mentions`, owner trust signals (scoped/OwnerSignalsWrite.ts), and
+ * `scoped_forget` (ScopedForget.ts).
  */
 import { Clock, Deferred, Effect, Option } from "effect"
 import { normaliseLanguage, type Language } from "../../domain/Locale.js"
@@ -12,6 +13,7 @@ import type { PersonaHost } from "../../persona/PersonaHost.js"
 import { renderContext } from "../../scoped/ScopedContext.js"
 import type { ScopedCommand } from "../../scoped/ScopedCommands.js"
 import * as SubjectNames from "../../scoped/SubjectNames.js"
+import { recordOwnerSignals } from "../../scoped/OwnerSignalsWrite.js"
 import { persist } from "../../scoped/ScopedWrite.js"
 import type { Tunables } from "../../Tunables.js"
 import type * as State from "../CharacterState.js"
@@ -76,6 +78,10 @@ export const make = (deps: {
         }
         case "ScopedMentions": {
           const work = state.exists() ? Effect.asVoid(deps.trackMentions(state, [c.text], c.subjects)) : Effect.void
+          return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
+        }
+        case "ScopedTrustSignals": {
+          const work = state.exists() ? recordOwnerSignals(state, c.jobs) : Effect.succeed(c.jobs.map(() => []))
           return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
         }
         case "ScopedForget":
