@@ -261,7 +261,7 @@ export const makeLocal = Effect.gen(function* () {
   const scopedWrite = (raw: string, writes: ReadonlyArray<SubjectWrite>) =>
     ask<ReadonlyArray<Written>>(raw, (reply) => ({ _tag: "ScopedWrite", writes, reply }))
   const queryMemory = (raw: string, input: QueryRequest) =>
-    ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
+    Effect.flatMap(named(raw), (name) => registry.query(name, input)).pipe(
       Effect.catchTags({
         StoreError: (e) => degraded(e, input),
         ActorDefect: (e) => degraded(e, input)

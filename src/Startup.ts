@@ -6,8 +6,9 @@
  * awaited), and its persona ensured (character-card sync, legacy `settings.json` import, the one-time
  * evidence migration). With a trusted due-work index (DueWork.ts) only the configured characters and those
  * with due work are loaded: a character marked settled has no journal line past its sentinel and no pending
- * op, since every journal write marks it due first. Without one (a first start, cluster mode) the configured
- * characters and those whose journal's last event is not the sentinel's (store/JournalTail.ts) are loaded.
+ * op, since every journal write marks it due first; of the others (every directory without a trusted index)
+ * only those whose journal's last event is not the sentinel's or whose outbox holds an open op
+ * (store/JournalTail.ts) are loaded.
  * Only then is the runtime ready and `Recovered` completed, which starts the maintenance loops and the
  * embedding warm-up.
  */
@@ -63,11 +64,12 @@ export const recover = Effect.gen(function* () {
       Effect.logError("character directories unreadable").pipe(Effect.annotateLogs({ error: e.message }), Effect.as([]))
     )
   )
-  // Without a trusted due-work index, only the directories whose journal runs past its sentinel are loaded;
-  // pending outbox ops and time-driven work wait for the first maintenance pass (every character is due once).
+  // Of the characters the due-work index calls unsettled (every directory without a trusted index), only those
+  // with journal events to replay or outbox ops to drain are loaded; time-driven work waits for the
+  // maintenance passes, for which they stay due.
   const unsettled = yield* (yield* DueWork).unsettled
-  const listed = Option.getOrElse(unsettled, () =>
-    dirs.filter((name) => JournalTail.replayPending(path.join(settings.dataDir, name)))
+  const listed = Option.getOrElse(unsettled, () => dirs).filter((name) =>
+    JournalTail.recoveryDue(path.join(settings.dataDir, name))
   )
   const names = [...new Set([...listed, ...configured.flatMap(CharacterDirs.characterOf)])].filter((n) =>
     placement.owns(n)

@@ -36,6 +36,8 @@ export const make = (deps: {
   readonly tell: (command: Command) => Effect.Effect<void>
   /** Whether background work (compression, review, drain, lane job) still needs the handles. */
   readonly busy: (state: State.CharacterState) => boolean
+  /** Checkpoints and closes the SQLite handles. */
+  readonly releaseHandles: (state: State.CharacterState) => Effect.Effect<void>
   /** Drops the decoded views and what recall built from them. */
   readonly releaseViews: (state: State.CharacterState) => Effect.Effect<void>
 }) => {
@@ -73,7 +75,7 @@ export const make = (deps: {
       const idle = (yield* Clock.currentTimeMillis) - state.lastUseAt
       if (idle < after) return yield* schedule(state, after - idle)
       if (deps.busy(state)) return yield* schedule(state, after)
-      if (State.handlesOpen(state)) yield* State.release(state)
+      if (State.handlesOpen(state)) yield* deps.releaseHandles(state)
       if (!viewsHeld(state)) return
       if (idle < viewsAfter) return yield* schedule(state, viewsAfter - idle)
       yield* deps.releaseViews(state)

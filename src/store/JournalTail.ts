@@ -1,9 +1,9 @@
 /**
- * Whether a character's journal holds events its views may lack, read from the files alone: the last line of
- * `events.ndjson` against the id `events_applied.json` names. Startup recovery uses it to load only the
- * characters with something to replay when no due-work index says which (a first start, a foreign index).
- * Anything it cannot read with certainty — a torn or foreign last line, a missing or undecodable sentinel
- * beside a non-empty journal, an I/O error — counts as pending, so the check can cost a load, never skip one.
+ * Whether a character has recovery work, read from its files alone: journal events its views may lack (the
+ * last line of `events.ndjson` against the id `events_applied.json` names) or outbox ops without a `done`
+ * line. Startup recovery uses it to load only the characters with something to replay or drain. Anything it
+ * cannot read with certainty — a torn or foreign line, a missing or undecodable sentinel beside a non-empty
+ * journal, an I/O error — counts as pending, so the check can cost a load, never skip one.
  */
 import { Either, Option, Schema } from "effect"
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
@@ -52,3 +52,27 @@ export const replayPending = (dir: string): boolean => {
     return true
   }
 }
+
+const OutboxStatus = Schema.parseJson(Schema.Struct({ op_id: Schema.String, status: Schema.String }))
+const decodeOutbox = Schema.decodeUnknownEither(OutboxStatus)
+
+/** True when `outbox.ndjson` at `dir` may hold an op without a `done` line. */
+export const outboxPending = (dir: string): boolean => {
+  try {
+    const text = readFileSync(path.join(dir, "outbox.ndjson"), "utf8")
+    const open = new Set<string>()
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue
+      const decoded = decodeOutbox(line)
+      if (Either.isLeft(decoded)) return true
+      if (decoded.right.status === "done") open.delete(decoded.right.op_id)
+      else if (decoded.right.status === "pending") open.add(decoded.right.op_id)
+    }
+    return open.size > 0
+  } catch (e) {
+    return !(e instanceof Error && "code" in e && e.code === "ENOENT")
+  }
+}
+
+/** Whether startup recovery must load the character at `dir`. */
+export const recoveryDue = (dir: string): boolean => replayPending(dir) || outboxPending(dir)

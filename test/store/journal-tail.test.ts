@@ -6,7 +6,7 @@ import { Effect, Layer } from "effect"
 import { CharacterRegistry } from "../../src/character/CharacterRegistry.js"
 import { MemoryService } from "../../src/MemoryService.js"
 import * as Startup from "../../src/Startup.js"
-import { replayPending } from "../../src/store/JournalTail.js"
+import { outboxPending, replayPending } from "../../src/store/JournalTail.js"
 import { turnsLine } from "../../src/recent/RecentEvents.js"
 import { testRuntime } from "../support/layers.js"
 
@@ -34,6 +34,21 @@ describe("journal tail", () => {
     assert.isTrue(replayPending(dir("nullsentinel", `${line("a")}\n`, sentinel(null))))
     const long = `${line("a")}\n${JSON.stringify({ ...JSON.parse(line("b")), payload: { x: "y".repeat(300_000) } })}\n`
     assert.isTrue(replayPending(dir("long", long, sentinel("b"))), "a last line longer than the tail read")
+  })
+
+  it("says whether the outbox holds an op without a done line", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "kioku-outbox-"))
+    const op = (id: string, status: string) => JSON.stringify({ op_id: id, status, ts: "2026-12-03T09:00:00" })
+    const dir = (name: string, outbox?: string) => {
+      const d = path.join(root, name)
+      mkdirSync(d)
+      if (outbox !== undefined) writeFileSync(path.join(d, "outbox.ndjson"), outbox)
+      return d
+    }
+    assert.isFalse(outboxPending(dir("none")))
+    assert.isFalse(outboxPending(dir("done", `${op("a", "pending")}\n${op("a", "attempt")}\n${op("a", "done")}\n`)))
+    assert.isTrue(outboxPending(dir("open", `${op("a", "pending")}\n${op("b", "pending")}\n${op("a", "done")}\n`)))
+    assert.isTrue(outboxPending(dir("torn", `${op("a", "done")}\n{"op_id":"b","sta`)), "a torn line")
   })
 
   it.scoped("startup without a due-work index loads only the characters with journal lines to replay", () =>
