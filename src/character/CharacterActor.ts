@@ -96,12 +96,6 @@ export const make = (name: CharacterName) =>
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    const scoped = ScopedHandler.make({
-      tunables: t,
-      speakers: speakerNames,
-      count: memory.count,
-      trackMentions: memory.trackMentions
-    })
     const intake = yield* FactIntake.make<State.CharacterState>({
       tunables: t,
       scope,
@@ -109,6 +103,13 @@ export const make = (name: CharacterName) =>
       language: contentLanguage,
       later,
       afterFacts: memory.signals.mapFacts
+    })
+    const scoped = ScopedHandler.make({
+      tunables: t,
+      speakers: speakerNames,
+      count: memory.count,
+      trackMentions: memory.trackMentions,
+      dedup: intake.dedup
     })
     const recall = yield* Recall.make({
       tunables: t,

@@ -1,7 +1,8 @@
 /**
  * The group-chat commands inside a character's mailbox (scoped/ScopedCommands.ts): writes of facts to
- * subjects (with the subjects' rows in `scoped_subjects.json`), the `scoped_context` render over the views,
- * the mention counters of `scoped_mentions`, and `scoped_forget` (ScopedForget.ts).
+ * subjects (near duplicates looked for within each subject, with the subjects' rows in `scoped_subjects.json`),
+ * the `scoped_context` render over the views, the mention counters of `scoped_mentions`, and `scoped_forget`
+ * (ScopedForget.ts).
  */
 import { Clock, Deferred, Effect, Option } from "effect"
 import { normaliseLanguage, type Language } from "../../domain/Locale.js"
@@ -12,7 +13,7 @@ import type { PersonaHost } from "../../persona/PersonaHost.js"
 import { renderContext } from "../../scoped/ScopedContext.js"
 import type { ScopedCommand } from "../../scoped/ScopedCommands.js"
 import * as SubjectNames from "../../scoped/SubjectNames.js"
-import { persist } from "../../scoped/ScopedWrite.js"
+import { persist, type ScopedDedup } from "../../scoped/ScopedWrite.js"
 import type { Tunables } from "../../Tunables.js"
 import type * as State from "../CharacterState.js"
 import { forgetSubject } from "./ScopedForget.js"
@@ -35,6 +36,8 @@ export const make = (deps: {
     replies: ReadonlyArray<string>,
     subjects?: ReadonlyArray<MemorySubject>
   ) => Effect.Effect<number, unknown>
+  /** Near-duplicate detection within a subject (the private facts' own, facts/FactDedup.ts). */
+  readonly dedup?: ScopedDedup | undefined
 }) => {
   const handle = (state: State.CharacterState, c: ScopedCommand) =>
     Effect.gen(function* () {
@@ -42,7 +45,9 @@ export const make = (deps: {
         case "ScopedWrite": {
           const work = Effect.gen(function* () {
             yield* state.ensureDir
-            const out = yield* Effect.forEach(c.writes, (w) => persist(state, w.subject, w.candidates, w.provenance))
+            const out = yield* Effect.forEach(c.writes, (w) =>
+              persist(state, w.subject, w.candidates, w.provenance, deps.dedup)
+            )
             yield* Effect.ignoreLogged(SubjectNames.make(state.dir).touch(c.writes))
             return out
           })
