@@ -6,7 +6,8 @@
  * reflections (active and archived) through `reflection.forgotten`, their journal lines tombstoned, their
  * vector rows and `surfaced.json` rows removed; its persona entries (the `@subject/…` section and any entry
  * stamped with the subject) through the persona forget, which also drops the queued corrections quoting
- * them; then its row of `scoped_subjects.json`. Legacy-private rows and other scopes are never touched. Each step is idempotent and
+ * them; then its row of `scoped_prompt_locales.json` (the answer's `prompt_locale`, 0 or 1) and of
+ * `scoped_subjects.json`. Legacy-private rows and other scopes are never touched. Each step is idempotent and
  * crash-safe (a replay at load completes a journaled forget again), so a failure is a 500 that is safe to
  * retry, and a second call reports zeros.
  */
@@ -25,6 +26,7 @@ import {
 } from "../../reflection/ReflectionEvents.js"
 import type { ReflectionHost } from "../../reflection/ReflectionHost.js"
 import type { ScopedForgetStats } from "../../scoped/ScopedCommands.js"
+import * as SubjectLocales from "../../scoped/SubjectLocales.js"
 import * as SubjectNames from "../../scoped/SubjectNames.js"
 import type { EventLine } from "../../store/EventLog.js"
 import { erase, forgetFacts, journalForget, type ForgetHost } from "../Forget.js"
@@ -92,9 +94,11 @@ export const forgetSubject = (state: ForgetHost & ReflectionHost, subject: Memor
     const dropped = section in persona
     const corrections =
       entries.length > 0 || dropped ? yield* forgetPersonaEntries(state, entries, REASON, dropped ? [section] : []) : 0
+    const locale = yield* SubjectLocales.make(state.dir).forget(subject)
     const names = yield* SubjectNames.make(state.dir).forget(subject)
     const stats: ScopedForgetStats = {
       pending_dedup: pendingDedup,
+      prompt_locale: locale,
       facts: active.length,
       facts_archive: archived.length,
       reflections: reflectionIds.size,

@@ -1,8 +1,9 @@
 /**
  * The group-chat commands inside a character's mailbox (scoped/ScopedCommands.ts): writes of facts to
- * subjects (near duplicates looked for within each subject, with the subjects' rows in `scoped_subjects.json`),
- * the `scoped_context` render over the views, the mention counters of `scoped_mentions`, and `scoped_forget`
- * (ScopedForget.ts).
+ * subjects (near duplicates looked for within each subject, with the subjects' rows in `scoped_subjects.json`
+ * and their languages in `scoped_prompt_locales.json`), the `scoped_context` render over the views (a
+ * subject's language read from `scoped_prompt_locales.json` first, then `scoped_subjects.json`), the mention
+ * counters of `scoped_mentions`, and `scoped_forget` (ScopedForget.ts).
  */
 import { Clock, Deferred, Effect, Option } from "effect"
 import { normaliseLanguage, type Language } from "../../domain/Locale.js"
@@ -12,6 +13,7 @@ import { subjectMarker, type MemorySubject } from "../../domain/Subject.js"
 import type { PersonaHost } from "../../persona/PersonaHost.js"
 import { renderContext } from "../../scoped/ScopedContext.js"
 import type { ScopedCommand } from "../../scoped/ScopedCommands.js"
+import * as SubjectLocales from "../../scoped/SubjectLocales.js"
 import * as SubjectNames from "../../scoped/SubjectNames.js"
 import { persist, type ScopedDedup } from "../../scoped/ScopedWrite.js"
 import type { Tunables } from "../../Tunables.js"
@@ -49,6 +51,7 @@ export const make = (deps: {
               persist(state, w.subject, w.candidates, w.provenance, deps.dedup)
             )
             yield* Effect.ignoreLogged(SubjectNames.make(state.dir).touch(c.writes))
+            yield* Effect.ignoreLogged(SubjectLocales.make(state.dir).record(c.writes))
             return out
           })
           return yield* Deferred.complete(c.reply, work.pipe(Effect.mapError(storeFailure)))
@@ -57,8 +60,12 @@ export const make = (deps: {
           const work = Effect.gen(function* () {
             if (!state.exists()) return ""
             const names = SubjectNames.make(state.dir)
-            const remembered = yield* Effect.orElseSucceed(names.languages, () => new Map<string, Language>())
-            const first = c.subjects.map((s) => remembered.get(subjectMarker(s))).find((l) => l !== undefined)
+            const none = () => new Map<string, Language>()
+            const locales = yield* Effect.orElseSucceed(SubjectLocales.make(state.dir).languages, none)
+            const remembered = yield* Effect.orElseSucceed(names.languages, none)
+            const first = c.subjects
+              .map((s) => locales.get(subjectMarker(s)) ?? remembered.get(subjectMarker(s)))
+              .find((l) => l !== undefined)
             const language =
               c.language ??
               first ??
