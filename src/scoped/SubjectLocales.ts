@@ -10,9 +10,8 @@
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { normaliseLanguage, type Language } from "../domain/Locale.js"
+import { normaliseLanguage, storedCode, type Language } from "../domain/Locale.js"
 import { makeSubject, subjectMarker, type MemorySubject } from "../domain/Subject.js"
-import { storedCode } from "../character/locale/PromptLocale.js"
 import * as ViewFile from "../store/ViewFile.js"
 
 const Row = Schema.Struct(
