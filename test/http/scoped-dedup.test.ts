@@ -3,9 +3,11 @@
  * same group is written and queued in `facts_pending_dedup.json` with N.E.K.O.'s subject fields, the same
  * text in another group is written and paired with nothing (neither by text nor by vector, though its
  * vector is identical), a verbatim repeat is still dropped, and `scoped_forget` reports the pairs it removed.
+ * Arbitration (the `local` provider's) merges a group's pair inside the group and never acts on a pair of
+ * two groups' facts.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { post, serverSuite } from "../support/server.js"
 
@@ -89,5 +91,41 @@ describe("group-chat fact dedup", () => {
     )
     assert.strictEqual(pending().length, 1, "the other group's pair stays")
     assert.strictEqual((await send("scoped_forget", { subject: GROUP })).pending_dedup, 0)
+  })
+
+  it("arbitrates a group's pair within the group and never a pair across groups", async () => {
+    const server = await startWithVectors(temp.memory)
+    const dir = path.join(temp.memory, "Nao")
+    const send = async (route: string, body: unknown) => {
+      const r = await post(`${server.url}/internal/memory/Nao/${route}`, JSON.stringify(body))
+      assert.strictEqual(r.status, 200, r.text)
+      return JSON.parse(r.text)
+    }
+    const write = (subject: unknown, text: string) =>
+      send("scoped_facts", { subject, facts: [{ text, importance: 6 }] }).then((r) => r.fact_ids[0])
+    const queueFile = path.join(dir, "facts_pending_dedup.json")
+    const original = await write(GROUP, ORIGINAL)
+    const restated = await write(GROUP, RESTATED)
+    const elsewhere = await write(OTHER, ORIGINAL)
+    const queued: ReadonlyArray<Pair> = JSON.parse(readFileSync(queueFile, "utf8"))
+    assert.deepStrictEqual(
+      queued.map((p) => [p.candidate_id, p.existing_id]),
+      [[restated, original]]
+    )
+    const across = { ...queued[0], candidate_id: elsewhere, existing_id: original, detector: "vector", cosine: 1 }
+    writeFileSync(queueFile, JSON.stringify([...queued, across]))
+
+    const ran = await post(`${server.url}/internal/maintenance/run_once`, JSON.stringify({ character: "Nao" }))
+    assert.strictEqual(ran.status, 200, ran.text)
+    assert.deepStrictEqual(JSON.parse(readFileSync(queueFile, "utf8")), [], "both pairs are consumed")
+    const facts: ReadonlyArray<{ id: string; subject_id?: string; merged_from_ids?: ReadonlyArray<string> }> =
+      JSON.parse(readFileSync(path.join(dir, "facts.json"), "utf8"))
+    const group = facts.filter((f) => f.subject_id === "qq:100")
+    assert.strictEqual(group.length, 1, "the group's restatement was merged")
+    assert.includeMembers([original, restated], [group[0]?.id, ...(group[0]?.merged_from_ids ?? [])])
+    assert.isTrue(
+      facts.some((f) => f.id === elsewhere),
+      "the other group's identical fact is never merged into this group's"
+    )
   })
 })
