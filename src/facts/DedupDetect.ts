@@ -3,10 +3,11 @@
  * private (legacy) rows, or the rows of exactly one group-chat subject (kind, id and scope). New facts are
  * matched against `facts_fts_v2` with the dedup tokens (Traditional folded to Simplified, names stripped) and
  * scored by Dice overlap, strongest first; when the first 10 hits are all taken the search widens once to
- * 200 (hits of other partitions fill the window when one event is stored for several subjects). A hit of
+ * 200 (hits of other partitions fill the window when one event is stored for several subjects). The facts
+ * kept earlier in the same call count as hits too (N.E.K.O. indexes each fact as it writes it). A hit of
  * another partition, and a scoped hit found in no file, is never looked at. A new fact identical to a hit is
- * dropped — for private facts the normalised text, for scoped facts the verbatim text, as N.E.K.O. — and
- * an overlap of at least `fact_near_dup_arbitrate_overlap` with an unabsorbed fact of the same entity queues
+ * dropped — for private facts the normalised text, for scoped facts the verbatim text, as N.E.K.O. — and an
+ * overlap of at least `fact_near_dup_arbitrate_overlap` with an unabsorbed fact of the same entity queues
  * an arbitration pair; the facts that opened none are then matched by vector (VectorDedup.ts) against the
  * same partition. A scoped pair carries N.E.K.O.'s subject fields and arbitration domain.
  */
@@ -76,9 +77,11 @@ export const makeDetect =
       const { all } = yield* state.facts.load
       const active = new Map(all.map((f) => [f.id, f]))
       let archived: ReadonlyMap<string, Fact> | undefined
+      /** This call's facts kept so far: N.E.K.O. indexes each as it is written, so a later one can meet it. */
+      const earlier = new Map<string, { readonly fact: Fact; readonly tokens: ReadonlyArray<string> }>()
       const lookup = (id: string) =>
         Effect.gen(function* () {
-          const hit = active.get(id)
+          const hit = active.get(id) ?? earlier.get(id)?.fact
           if (hit !== undefined) return hit
           if (archived === undefined) {
             const rows = yield* state.archive.all.pipe(Effect.orElseSucceed((): ReadonlyArray<Fact> => []))
@@ -96,7 +99,7 @@ export const makeDetect =
         let best: { readonly existing: Fact; readonly overlap: number } | undefined
         for (const limit of [10, 200]) {
           const hits = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, limit) : []
-          const scored = hits
+          const scored = [...hits, ...[...earlier.values()].map((e) => ({ id: e.fact.id, tokens: e.tokens }))]
             .map((h) => ({ ...h, overlap: dice(tokens, h.tokens) }))
             .sort((a, b) => b.overlap - a.overlap)
           best = undefined
@@ -119,13 +122,15 @@ export const makeDetect =
               break
             }
             if (h.overlap < t.fact_near_dup_arbitrate_overlap) continue
-            if (existing.entity !== fact.entity || existing.absorbed || !active.has(existing.id)) continue
+            const live = active.has(existing.id) || earlier.has(existing.id)
+            if (existing.entity !== fact.entity || existing.absorbed || !live) continue
             if (best === undefined) best = { existing, overlap: h.overlap }
           }
           if (identical || hits.length < limit) break
         }
         if (identical) continue
         keep.push(fact)
+        earlier.set(fact.id, { fact, tokens })
         if (best !== undefined)
           pairs.push({
             candidate_id: fact.id,

@@ -2,7 +2,8 @@
  * Near-duplicate group-chat facts over real HTTP, with vectors on: a restatement of a group's fact in the
  * same group is written and queued in `facts_pending_dedup.json` with N.E.K.O.'s subject fields, the same
  * text in another group is written and paired with nothing (neither by text nor by vector, though its
- * vector is identical), a verbatim repeat is still dropped, and `scoped_forget` reports the pairs it removed.
+ * vector is identical), a verbatim repeat is still dropped, and `scoped_forget` reports the pairs it removed;
+ * two such facts in one request pair too.
  * Arbitration (the `local` provider's) merges a group's pair inside the group and never acts on a pair of
  * two groups' facts.
  */
@@ -91,6 +92,20 @@ describe("group-chat fact dedup", () => {
     )
     assert.strictEqual(pending().length, 1, "the other group's pair stays")
     assert.strictEqual((await send("scoped_forget", { subject: GROUP })).pending_dedup, 0)
+
+    const third = { subject_kind: "group_chat", subject_id: "qq:300" }
+    const both = await send("scoped_facts", {
+      subject: third,
+      facts: [
+        { text: ORIGINAL, importance: 6 },
+        { text: RESTATED, importance: 6 }
+      ]
+    })
+    assert.strictEqual(both.created, 2)
+    assert.isTrue(
+      pending().some((p) => p.candidate_id === both.fact_ids[1] && p.existing_id === both.fact_ids[0]),
+      "a restatement within one request pairs with the fact before it"
+    )
   })
 
   it("arbitrates a group's pair within the group and never a pair across groups", async () => {
