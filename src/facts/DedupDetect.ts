@@ -104,6 +104,8 @@ export const makeDetect =
             .sort((a, b) => b.overlap - a.overlap)
           best = undefined
           for (const h of scored) {
+            // Rows out of the active set only matter when identical (pairs are with active rows only).
+            if (h.overlap < 1 && !active.has(h.id) && !earlier.has(h.id)) continue
             const existing = yield* lookup(h.id)
             if (existing === undefined) {
               // Not in any file: a private fact forgotten before its index row went; scoped rows never match.
