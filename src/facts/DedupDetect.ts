@@ -97,16 +97,20 @@ export const makeDetect =
         const mine = subject === undefined ? yield* deps.normalised(fact.text) : fact.text
         let identical = false
         let best: { readonly existing: Fact; readonly overlap: number } | undefined
+        // One query of 200 stands for N.E.K.O.'s two windows: its top 10 first, all of it when those were 10.
+        const found = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, 200) : []
+        const mates = [...earlier.values()].map((e) => ({ id: e.fact.id, tokens: e.tokens }))
         for (const limit of [10, 200]) {
-          const hits = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, limit) : []
-          const scored = [...hits, ...[...earlier.values()].map((e) => ({ id: e.fact.id, tokens: e.tokens }))]
+          const hits = found.slice(0, limit)
+          const scored = [...hits, ...mates]
             .map((h) => ({ ...h, overlap: dice(tokens, h.tokens) }))
             .sort((a, b) => b.overlap - a.overlap)
           best = undefined
           for (const h of scored) {
+            const known = active.get(h.id) ?? earlier.get(h.id)?.fact
             // Rows out of the active set only matter when identical (pairs are with active rows only).
-            if (h.overlap < 1 && !active.has(h.id) && !earlier.has(h.id)) continue
-            const existing = yield* lookup(h.id)
+            if (known === undefined && h.overlap < 1) continue
+            const existing = known ?? (yield* lookup(h.id))
             if (existing === undefined) {
               // Not in any file: a private fact forgotten before its index row went; scoped rows never match.
               if (subject === undefined && h.tokens.join(" ") === tokens.join(" ")) identical = true
@@ -128,7 +132,7 @@ export const makeDetect =
             if (existing.entity !== fact.entity || existing.absorbed || !live) continue
             if (best === undefined) best = { existing, overlap: h.overlap }
           }
-          if (identical || hits.length < limit) break
+          if (identical || hits.length < limit || found.length <= limit) break
         }
         if (identical) continue
         keep.push(fact)
