@@ -23,13 +23,13 @@ const Row = Schema.Struct(
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 type Row = typeof Row.Type
-const File = Schema.Struct(
+export const LocalesFile = Schema.Struct(
   {
     subjects: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { default: () => ({}) })
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
-type File = typeof File.Type
+type File = typeof LocalesFile.Type
 const decodeRow = Schema.decodeUnknownOption(Row)
 const decodeKey = Schema.decodeUnknownOption(
   Schema.parseJson(Schema.Tuple(Schema.String, Schema.String, Schema.String))
@@ -46,10 +46,11 @@ const num = (v: unknown): number | undefined => (typeof v === "number" && Number
 const above = (x: number) => (x < Number.MAX_SAFE_INTEGER ? x + 1 : x + 2 ** (Math.floor(Math.log2(x)) - 51))
 
 export const make = (dir: string) => {
-  const view = ViewFile.make(File, path.join(dir, FILE))
-  const file = Effect.map(
-    view.read,
-    Option.getOrElse((): File => ({ subjects: {} }))
+  const view = ViewFile.make(LocalesFile, path.join(dir, FILE))
+  /** The file, empty when absent — or when it does not decode: bookkeeping, rewritten whole (as N.E.K.O.). */
+  const file = view.read.pipe(
+    Effect.catchTag("ViewDecodeError", () => Effect.succeed(Option.none<File>())),
+    Effect.map(Option.getOrElse((): File => ({ subjects: {} })))
   )
 
   /** The remembered language of every subject the file names, by subject marker. */

@@ -2,7 +2,7 @@
  * `scoped_prompt_locales.json` over real HTTP: a scoped write's language lands in N.E.K.O.'s schema (key
  * `["kind","id","scope"]`, full language code, an order), a row N.E.K.O. wrote is what `scoped_context`
  * renders in when the request names no language, and `scoped_forget` removes the subject's row (answering
- * `prompt_locale: 1`) while another subject's row stays.
+ * `prompt_locale: 1`) while another subject's row stays; a file that does not decode is bookkeeping, rewritten.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -62,5 +62,14 @@ describe("scoped prompt locales", () => {
     assert.strictEqual(forgotten.prompt_locale, 1)
     assert.deepStrictEqual(Object.keys(rows()), [MEMBER_KEY], "the member's row stays")
     assert.strictEqual((await send("scoped_forget", { subject: GROUP })).prompt_locale, 0)
+
+    writeFileSync(file, "{ not json")
+    await send("scoped_facts", {
+      subject: GROUP,
+      facts: [{ text: "Dana plays the cello", importance: 5 }],
+      language: "en"
+    })
+    assert.deepStrictEqual(Object.keys(rows()), [GROUP_KEY], "a file that does not decode is rewritten whole")
+    assert.strictEqual((await send("scoped_forget", { subject: GROUP })).prompt_locale, 1)
   })
 })
