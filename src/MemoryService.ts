@@ -212,9 +212,7 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
           Option.getOrUndefined(Option.flatMap(yield* Effect.option(ops.promptLocale(raw)), (l) => l.language)) ??
           normaliseLanguage(tunables.default_language) ??
           "en"
-        const found = yield* Effect.forEach(segments, (s) =>
-          Effect.either(extraction.extract(s, { language: lang, character: raw }))
-        )
+        const found = yield* extraction.extractAll(segments, { language: lang, character: raw })
         const writes = segments.flatMap((s, i) => {
           const f = found[i]
           return f !== undefined && Either.isRight(f)

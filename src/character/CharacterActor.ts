@@ -104,12 +104,6 @@ export const make = (name: CharacterName) =>
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    const scoped = ScopedHandler.make({
-      tunables: t,
-      speakers: speakerNames,
-      count: memory.count,
-      trackMentions: memory.trackMentions
-    })
     const intake = yield* FactIntake.make<State.CharacterState>({
       tunables: t,
       scope,
@@ -117,6 +111,13 @@ export const make = (name: CharacterName) =>
       language: contentLanguage,
       later,
       afterFacts: memory.signals.mapFacts
+    })
+    const scoped = ScopedHandler.make({
+      tunables: t,
+      speakers: speakerNames,
+      count: memory.count,
+      trackMentions: memory.trackMentions,
+      dedup: intake.dedup
     })
     const recallVectors = yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
     const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: recallVectors.seam })

@@ -91,6 +91,7 @@ const segmentAnswer = (s: Segment, o: SegmentOutcome, trust: TrustBlock, events:
 /** N.E.K.O.'s sum of per-target counters: numbers add, flags or. */
 const sumStats = (a: ScopedForgetStats, b: ScopedForgetStats): ScopedForgetStats => ({
   pending_dedup: a.pending_dedup + b.pending_dedup,
+  prompt_locale: a.prompt_locale + b.prompt_locale,
   facts: a.facts + b.facts,
   facts_archive: a.facts_archive + b.facts_archive,
   reflections: a.reflections + b.reflections,
