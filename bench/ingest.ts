@@ -2,10 +2,13 @@
  * Ingest benchmark: `/cache` turns (one user + one assistant message per request) against the real server
  * binary over loopback, with 1, 10 and 100 characters (fresh characters per scenario), plus N.E.K.O.'s
  * history-length measure. Every request is acknowledged only once durable, so this measures durable turns
- * per second and per-request latency (p50/p99) from the client's side.
+ * per second and per-request latency (p50/p99) from the client's side, and the server's CPU (user + system,
+ * from `/proc`) per 1,000 turns. Each character gets one turn before the clock starts (its actor and files
+ * exist: sustained ingest); `--cold` times first turns too. `--characters 100 --concurrency 32
+ * --skip-history` runs one scenario.
  */
 import { Agent } from "node:http"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -30,14 +33,27 @@ const turnBody = (i: number) =>
     ])
   })
 
-/** `concurrency` clients for `seconds`, client `w` on gateway `ports[w % ports.length]`. */
+/**
+ * `concurrency` clients for `seconds`, client `w` on gateway `ports[w % ports.length]`. With `warm`, every
+ * character first gets one turn (its actor started, its files created) before the clock starts.
+ */
 export const scenario = async (
   ports: ReadonlyArray<number>,
   characters: number,
   concurrency: number,
-  seconds: number
+  seconds: number,
+  warm = false
 ): Promise<IngestResult> => {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const nameOf = (k: number) => `c${concurrency}-n${characters}-${k}`
+  if (warm) {
+    for (let k = 0; k < characters; k += concurrency) {
+      const batch = Array.from({ length: Math.min(concurrency, characters - k) }, (_, j) => k + j)
+      await Promise.all(
+        batch.map((c) => send(agent, ports[c % ports.length] ?? 0, "POST", `/cache/${nameOf(c)}`, turnBody(-1)))
+      )
+    }
+  }
   const latencies: Array<number> = []
   const started = performance.now()
   const until = started + seconds * 1000
@@ -45,7 +61,7 @@ export const scenario = async (
   const worker = async (w: number) => {
     while (performance.now() < until) {
       const i = sent++
-      const name = `c${concurrency}-n${characters}-${(w + i) % characters}`
+      const name = nameOf((w + i) % characters)
       const t0 = performance.now()
       const status = (await send(agent, ports[w % ports.length] ?? 0, "POST", `/cache/${name}`, turnBody(i))).status
       if (status !== 200) throw new Error(`status ${status}`)
@@ -65,6 +81,20 @@ export const scenario = async (
     p50: Number(percentile(latencies, 50).toFixed(2)),
     p99: Number(percentile(latencies, 99).toFixed(2))
   }
+}
+
+/** A process's user and system CPU seconds so far, from `/proc` (Linux); 0 elsewhere. */
+const cpuTimes = (pid: number | undefined): { readonly user: number; readonly sys: number } => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    return { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100 }
+  } catch {
+    return { user: 0, sys: 0 }
+  }
+}
+const cpuSeconds = (pid: number | undefined): number => {
+  const t = cpuTimes(pid)
+  return t.user + t.sys
 }
 
 export interface HistoryResult {
@@ -98,26 +128,46 @@ const historyScenario = async (port: number): Promise<HistoryResult> => {
 export const runIngest = async (args: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...args],
-    options: { seconds: { type: "string" }, concurrency: { type: "string" }, json: { type: "boolean" } }
+    options: {
+      seconds: { type: "string" },
+      concurrency: { type: "string" },
+      characters: { type: "string" },
+      "skip-history": { type: "boolean" },
+      cold: { type: "boolean" },
+      json: { type: "boolean" }
+    }
   })
   const seconds = Number(values.seconds ?? "10")
   const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
+  const characterCounts = (values.characters ?? "1,10,100").split(",").map(Number)
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
   const server = await startServer(path.join(root, "memory"), [], {
     KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600",
     KIOKU_LOG_LEVEL: "info"
   })
-  const results: Array<IngestResult> = []
+  const results: Array<IngestResult & { readonly cpuPerThousand: number }> = []
   let history: HistoryResult | undefined
   try {
-    history = await historyScenario(server.port)
-    process.stderr.write(`history: ${JSON.stringify(history)}\n`)
+    if (values["skip-history"] !== true) {
+      history = await historyScenario(server.port)
+      process.stderr.write(`history: ${JSON.stringify(history)}\n`)
+    }
     for (const concurrency of concurrencies) {
-      for (const characters of [1, 10, 100]) {
-        const r = await scenario([server.port], characters, concurrency, seconds)
+      for (const characters of characterCounts) {
+        const cpuBefore = cpuSeconds(server.child.pid)
+        const timesBefore = cpuTimes(server.child.pid)
+        const s = await scenario([server.port], characters, concurrency, seconds, values.cold !== true)
+        const r = {
+          ...s,
+          cpuPerThousand: Number((((cpuSeconds(server.child.pid) - cpuBefore) / s.requests) * 1000).toFixed(2))
+        }
         results.push(r)
+        const timesAfter = cpuTimes(server.child.pid)
         process.stderr.write(
-          `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms (${r.requests} requests)\n`
+          `server CPU: user ${(timesAfter.user - timesBefore.user).toFixed(2)} s, system ${(timesAfter.sys - timesBefore.sys).toFixed(2)} s\n`
+        )
+        process.stderr.write(
+          `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms server CPU ${r.cpuPerThousand} s/1,000 turns (${r.requests} requests)\n`
         )
       }
     }
@@ -134,11 +184,11 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       )
     }
     process.stdout.write(
-      "| characters | concurrent clients | turns/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|---|\n"
+      "| characters | concurrent clients | turns/s | p50 ms | p99 ms | server CPU s/1,000 turns | requests |\n|---|---|---|---|---|---|---|\n"
     )
     for (const r of results) {
       process.stdout.write(
-        `| ${r.characters} | ${r.concurrency} | ${r.turnsPerSecond} | ${r.p50} | ${r.p99} | ${r.requests} |\n`
+        `| ${r.characters} | ${r.concurrency} | ${r.turnsPerSecond} | ${r.p50} | ${r.p99} | ${r.cpuPerThousand} | ${r.requests} |\n`
       )
     }
   }

@@ -152,6 +152,7 @@ export const tunableDefaults = {
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,
+  recent_write_at_checkpoint: true,
   max_body_bytes: 16 * 1024 * 1024,
   auth_session_ttl_seconds: 12 * 3600,
   llm_summary_base_url: "",
