@@ -58,6 +58,8 @@ export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice 
   /** The last applied event whose views are written but not yet checkpointed (fsynced + sentinel). */
   checkpointDue: string | undefined
   checkpointScheduled: boolean
+  /** Whether a checkpoint for when the character goes idle (recent.json holds turns) is planned. */
+  idleCheckpointScheduled: boolean
   /** The recent-memory lifecycle: compressions, reviews and their callers (see RecentLifecycle.ts). */
   readonly recentLife: RecentSlice.RecentSlice
   /** When the last batch or lane job ended, and whether a check to release idle handles is scheduled. */
@@ -93,7 +95,7 @@ const checkpoint = (state: CharacterState) =>
     if (!(yield* state.recent.flush)) return yield* Effect.logWarning("recent.json not written; checkpoint deferred")
     // The time index commits with synchronous=NORMAL: its WAL holds every commit, so an fsync of the WAL (off
     // the event loop) makes them survive a power loss; SQLite's own checkpoints move the pages into the file.
-    if (state.timeIndex) yield* syncFilePooled(path.join(state.dir, "time_indexed.db-wal"))
+    if (state.timeIndex) yield* syncFilePooled(state.timeIndex.walFile)
     yield* state.outbox.sync
     yield* syncDirPooled(state.dir)
     yield* state.events.setSentinel(due, yield* now)
@@ -150,6 +152,7 @@ export const load = (
       drainScheduled: false,
       checkpointDue: undefined,
       checkpointScheduled: false,
+      idleCheckpointScheduled: false,
       recentLife: RecentSlice.make(tunables),
       lastWriteAt: 0,
       lastUseAt: 0,

@@ -191,6 +191,8 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
     ): Effect.Effect<AppendResult, never> => append(events, options.deferWrites === true),
     /** Writes the deferred items (none: nothing to do); false when they could not be written. */
     flush,
+    /** How many appended items wait for the next flush. */
+    held: () => deferred.length,
     /**
      * Replaces the head items named by `fingerprints` with `replacement` (tagged with the event id). Moot,
      * and a no-op, when the head changed; already applied when the event's items are present.

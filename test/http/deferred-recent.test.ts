@@ -2,7 +2,8 @@
  * recent.json written at journal checkpoints (`recent_write_at_checkpoint`): a `/cache` turn is acknowledged
  * once its journal line is fsynced, while the file on disk may still lack it. A SIGKILL in that window loses
  * nothing acknowledged: the restart replays the journal past the sentinel into recent.json, each turn once,
- * in order; a clean stop writes what is held. The checkpoint interval is set far out so the window stays open.
+ * in order; a clean stop writes what is held. The checkpoint interval and the idle delay are set far out so
+ * the window stays open.
  */
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
@@ -10,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { flushRecent, history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
-const env = { KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000" }
+const env = { KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000", KIOKU_RECENT_WRITE_IDLE_MS: "600000" }
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
