@@ -1,10 +1,11 @@
 /**
  * When a character's journal checkpoint runs (CharacterState.ts does the checkpoint itself): at the latest
  * `journal_checkpoint_interval_ms` after a batch left applied events not yet checkpointed, and — while
- * recent.json holds turns for the next checkpoint (`recent_write_at_checkpoint`) — as soon as the character
- * has had no turn for `recent_write_idle_ms`, so the file on disk catches up whenever the character pauses.
- * Under sustained ingest the idle checkpoint keeps moving, and the file is written at the regular ones. Each
- * plan is one timer at a time per character; the timers send `Checkpoint` commands through the mailbox.
+ * recent.json holds turns for the next checkpoint (`recent_write_at_checkpoint`) — a write of recent.json alone
+ * as soon as the character has had no turn for `recent_write_idle_ms`, so the file on disk catches up whenever
+ * the character pauses (power safety and the sentinel stay with the regular checkpoint). Under sustained
+ * ingest the idle write keeps moving, and the file is written at the regular checkpoints. Each plan is one
+ * timer at a time per character; the timers send `Checkpoint` commands through the mailbox.
  */
 import { Clock, Effect } from "effect"
 
@@ -15,8 +16,8 @@ export interface Plannable {
   idleCheckpointScheduled: boolean
   /** When the last turn was journaled (ms). */
   readonly lastWriteAt: number
-  /** How many items recent.json holds for the next checkpoint. */
-  readonly recent: { readonly held: () => number }
+  /** How many items recent.json holds for the next checkpoint, and their write (false: not written). */
+  readonly recent: { readonly held: () => number; readonly flush: Effect.Effect<boolean> }
   readonly checkpoint: Effect.Effect<void>
 }
 
@@ -39,14 +40,14 @@ export const make = (deps: {
       }
     })
 
-  /** A `Checkpoint` command: the idle one checkpoints only once the character is idle, else plans again. */
+  /** A `Checkpoint` command: the idle one writes recent.json once the character is idle, else plans again. */
   const run = (state: Plannable, idle: boolean) =>
     Effect.gen(function* () {
       if (!idle) return yield* state.checkpoint
       const wait = state.lastWriteAt + deps.idleMs - (yield* Clock.currentTimeMillis)
       if (wait > 0) return yield* deps.later(true, wait)
       state.idleCheckpointScheduled = false
-      yield* state.checkpoint
+      yield* state.recent.flush
     })
 
   return { plan, run }

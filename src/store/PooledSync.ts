@@ -73,10 +73,16 @@ export const appendPooled = (file: string, text: string): Effect.Effect<void, St
     )
   )
 
+/** Runs one callback-style fs call on the thread pool. */
+const pooled = <A>(op: string, file: string, call: (done: (e: NodeJS.ErrnoException | null, a?: A) => void) => void) =>
+  Effect.async<A | undefined, StoreError>((resume) =>
+    call((e, a) => resume(e === null ? Effect.succeed(a) : Effect.fail(storeError(op, file, e))))
+  )
+
 /**
  * Replaces `file` with `text` atomically as `DurableFs.writeAtomic` does (temp file, fsync, rename; `full`
- * also fsyncs the directory), the fsyncs on the thread pool. The old content survives any crash before the
- * rename.
+ * also fsyncs the directory), every step on the thread pool (creating and renaming a file wait on the file
+ * system's journal as an fsync does). The old content survives any crash before the rename.
  */
 export const writeAtomicPooled = (
   file: string,
@@ -85,15 +91,20 @@ export const writeAtomicPooled = (
 ): Effect.Effect<void, StoreError> => {
   const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
   const written = Effect.acquireUseRelease(
-    step("write", file, () => fs.openSync(tmp, "w")),
+    Effect.flatMap(
+      pooled<number>("write", file, (done) => fs.open(tmp, "w", done)),
+      (fd) => (fd === undefined ? Effect.fail(storeError("write", file, "no descriptor")) : Effect.succeed(fd))
+    ),
     (fd) =>
-      step("write", file, () => fs.writeFileSync(fd, text)).pipe(Effect.zipRight(syncPooled(fd, false, "write", file))),
-    (fd) => Effect.sync(() => fs.closeSync(fd)).pipe(Effect.ignore)
+      pooled("write", file, (done) => fs.writeFile(fd, text, (e) => done(e))).pipe(
+        Effect.zipRight(syncPooled(fd, false, "write", file))
+      ),
+    (fd) => Effect.sync(() => fs.close(fd, () => undefined))
   ).pipe(
-    Effect.zipRight(step("write", file, () => fs.renameSync(tmp, file))),
-    Effect.tapError(() => Effect.sync(() => fs.rmSync(tmp, { force: true })).pipe(Effect.ignore))
+    Effect.zipRight(pooled("write", file, (done) => fs.rename(tmp, file, (e) => done(e)))),
+    Effect.tapError(() => Effect.sync(() => fs.rm(tmp, { force: true }, () => undefined)))
   )
   return Effect.uninterruptible(
-    durability === "full" ? Effect.zipRight(written, syncDirPooled(path.dirname(file))) : written
+    Effect.asVoid(durability === "full" ? Effect.zipRight(written, syncDirPooled(path.dirname(file))) : written)
   )
 }
