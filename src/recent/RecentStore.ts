@@ -158,16 +158,18 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
   return {
     file,
     /**
-     * The editable text: the file as on disk or, with pending items, disk + pending as kioku writes it; none
-     * when there is neither a file nor a pending item. An unreadable file is returned as its raw text.
+     * The editable text, once held items are written: the file as on disk or, with items still unwritten
+     * (pending, or held after a failed write), disk + those as kioku writes it; none when there is neither a
+     * file nor such an item. An unreadable file is returned as its raw text.
      */
     content: Effect.gen(function* () {
       yield* flush
       const disk = yield* Effect.either(readDisk)
-      if (disk._tag === "Right" && pending.length > 0)
-        return Option.some(arrayText([...disk.right.items, ...pending].map(itemText)))
+      const unwritten = [...deferred, ...pending]
+      if (disk._tag === "Right" && unwritten.length > 0)
+        return Option.some(arrayText([...disk.right.items, ...unwritten].map(itemText)))
       const raw = yield* readText(file)
-      if (Option.isNone(raw) && pending.length > 0) return Option.some(arrayText(pending.map(itemText)))
+      if (Option.isNone(raw) && unwritten.length > 0) return Option.some(arrayText(unwritten.map(itemText)))
       return raw
     }) satisfies Effect.Effect<Option.Option<string>, StoreError>,
     /** The identity of the directory holding the file (inode and birth time): changes when it is replaced. */
