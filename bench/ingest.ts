@@ -2,10 +2,13 @@
  * Ingest benchmark: `/cache` turns (one user + one assistant message per request) against the real server
  * binary over loopback, with 1, 10 and 100 characters (fresh characters per scenario), plus N.E.K.O.'s
  * history-length measure. Every request is acknowledged only once durable, so this measures durable turns
- * per second and per-request latency (p50/p99) from the client's side.
+ * per second and per-request latency (p50/p99) from the client's side, and the server's CPU (user + system,
+ * from `/proc`) per 1,000 turns. Each character gets one turn before the clock starts (its actor and files
+ * exist: sustained ingest); `--cold` times first turns too. `--characters 100 --concurrency 32
+ * --skip-history` runs one scenario.
  */
 import { Agent } from "node:http"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -30,6 +33,22 @@ const turnBody = (i: number) =>
     ])
   })
 
+const nameOf = (concurrency: number, characters: number, k: number) => `c${concurrency}-n${characters}-${k}`
+
+/** One turn for every character of a scenario (its actor started, its files created), `concurrency` at a time. */
+export const warmUp = async (ports: ReadonlyArray<number>, characters: number, concurrency: number) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  for (let k = 0; k < characters; k += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, characters - k) }, (_, j) => k + j)
+    await Promise.all(
+      batch.map((c) =>
+        send(agent, ports[c % ports.length] ?? 0, "POST", `/cache/${nameOf(concurrency, characters, c)}`, turnBody(-1))
+      )
+    )
+  }
+  agent.destroy()
+}
+
 /** `concurrency` clients for `seconds`, client `w` on gateway `ports[w % ports.length]`. */
 export const scenario = async (
   ports: ReadonlyArray<number>,
@@ -45,7 +64,7 @@ export const scenario = async (
   const worker = async (w: number) => {
     while (performance.now() < until) {
       const i = sent++
-      const name = `c${concurrency}-n${characters}-${(w + i) % characters}`
+      const name = nameOf(concurrency, characters, (w + i) % characters)
       const t0 = performance.now()
       const status = (await send(agent, ports[w % ports.length] ?? 0, "POST", `/cache/${name}`, turnBody(i))).status
       if (status !== 200) throw new Error(`status ${status}`)
@@ -65,6 +84,31 @@ export const scenario = async (
     p50: Number(percentile(latencies, 50).toFixed(2)),
     p99: Number(percentile(latencies, 99).toFixed(2))
   }
+}
+
+/** A process's user and system CPU seconds so far, from `/proc` (Linux); 0 elsewhere. */
+const cpuTimes = (pid: number | undefined): { readonly user: number; readonly sys: number } => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    return { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100 }
+  } catch {
+    return { user: 0, sys: 0 }
+  }
+}
+/**
+ * Waits (up to 60 s) until the process used under 5 % of a core over half a second: the background work a
+ * scenario queued (fact extraction of its turns, checkpoints) is done. Answers the CPU times then.
+ */
+const untilIdle = async (pid: number | undefined) => {
+  let last = cpuTimes(pid)
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500))
+    const now = cpuTimes(pid)
+    const used = now.user + now.sys - last.user - last.sys
+    if (used < 0.025) return now
+    last = now
+  }
+  return last
 }
 
 export interface HistoryResult {
@@ -98,26 +142,47 @@ const historyScenario = async (port: number): Promise<HistoryResult> => {
 export const runIngest = async (args: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...args],
-    options: { seconds: { type: "string" }, concurrency: { type: "string" }, json: { type: "boolean" } }
+    options: {
+      seconds: { type: "string" },
+      concurrency: { type: "string" },
+      characters: { type: "string" },
+      "skip-history": { type: "boolean" },
+      cold: { type: "boolean" },
+      json: { type: "boolean" }
+    }
   })
   const seconds = Number(values.seconds ?? "10")
   const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
+  const characterCounts = (values.characters ?? "1,10,100").split(",").map(Number)
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
   const server = await startServer(path.join(root, "memory"), [], {
     KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600",
     KIOKU_LOG_LEVEL: "info"
   })
-  const results: Array<IngestResult> = []
+  const results: Array<IngestResult & { readonly cpuPerThousand: number; readonly cpuPerThousandAll: number }> = []
   let history: HistoryResult | undefined
   try {
-    history = await historyScenario(server.port)
-    process.stderr.write(`history: ${JSON.stringify(history)}\n`)
+    if (values["skip-history"] !== true) {
+      history = await historyScenario(server.port)
+      process.stderr.write(`history: ${JSON.stringify(history)}\n`)
+    }
     for (const concurrency of concurrencies) {
-      for (const characters of [1, 10, 100]) {
-        const r = await scenario([server.port], characters, concurrency, seconds)
+      for (const characters of characterCounts) {
+        if (values.cold !== true) await warmUp([server.port], characters, concurrency)
+        const before = cpuTimes(server.child.pid)
+        const s = await scenario([server.port], characters, concurrency, seconds)
+        const during = cpuTimes(server.child.pid)
+        const after = await untilIdle(server.child.pid)
+        const perThousand = (t: { readonly user: number; readonly sys: number }) =>
+          Number((((t.user + t.sys - before.user - before.sys) / s.requests) * 1000).toFixed(2))
+        const r = { ...s, cpuPerThousand: perThousand(during), cpuPerThousandAll: perThousand(after) }
         results.push(r)
         process.stderr.write(
-          `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms (${r.requests} requests)\n`
+          `server CPU in the window: user ${(during.user - before.user).toFixed(2)} s, system ${(during.sys - before.sys).toFixed(2)} s; ` +
+            `until idle again: ${(after.user + after.sys - during.user - during.sys).toFixed(2)} s more\n`
+        )
+        process.stderr.write(
+          `characters=${r.characters} concurrency=${r.concurrency} turns/s=${r.turnsPerSecond} p50=${r.p50}ms p99=${r.p99}ms server CPU ${r.cpuPerThousand} s/1,000 turns (${r.cpuPerThousandAll} with the work left behind; ${r.requests} requests)\n`
         )
       }
     }
@@ -134,11 +199,11 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       )
     }
     process.stdout.write(
-      "| characters | concurrent clients | turns/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|---|\n"
+      "| characters | concurrent clients | turns/s | p50 ms | p99 ms | server CPU s/1,000 turns | same, with the work left behind | requests |\n|---|---|---|---|---|---|---|---|\n"
     )
     for (const r of results) {
       process.stdout.write(
-        `| ${r.characters} | ${r.concurrency} | ${r.turnsPerSecond} | ${r.p50} | ${r.p99} | ${r.requests} |\n`
+        `| ${r.characters} | ${r.concurrency} | ${r.turnsPerSecond} | ${r.p50} | ${r.p99} | ${r.cpuPerThousand} | ${r.cpuPerThousandAll} | ${r.requests} |\n`
       )
     }
   }

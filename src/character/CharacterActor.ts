@@ -46,6 +46,7 @@ import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
 import * as WriteCommit from "./WriteCommit.js"
+import * as CheckpointPlan from "../runtime/CheckpointPlan.js"
 import * as IdleRelease from "./IdleRelease.js"
 import { DueWork } from "../maintenance/DueWork.js"
 
@@ -178,25 +179,18 @@ export const make = (name: CharacterName) =>
       return Effect.all(waiting, { discard: true })
     }
 
+    const checkpoints = CheckpointPlan.make({
+      intervalMs: t.journal_checkpoint_interval_ms,
+      idleMs: t.recent_write_idle_ms,
+      later: (idle, delay) => later({ _tag: "Checkpoint", idle }, delay)
+    })
     /** End of a batch or a lane job: retry unapplied events, release quiet waiters, plan the checkpoint. */
     const settle = (state: State.CharacterState) =>
       Effect.gen(function* () {
         if (state.unapplied.length > 0) yield* State.applyUnapplied(state)
         yield* releaseQuiet(state)
-        yield* scheduleCheckpoint(state)
+        yield* checkpoints.plan(state)
       })
-
-    const scheduleCheckpoint = (state: State.CharacterState) =>
-      state.checkpointScheduled || state.checkpointDue === undefined
-        ? Effect.void
-        : Effect.sync(() => (state.checkpointScheduled = true)).pipe(
-            Effect.zipRight(
-              Effect.sleep(t.journal_checkpoint_interval_ms).pipe(
-                Effect.zipRight(inbox.tell({ _tag: "Checkpoint" })),
-                Effect.forkIn(scope)
-              )
-            )
-          )
 
     const idleRelease = IdleRelease.make({
       tunables: t,
@@ -273,7 +267,7 @@ export const make = (name: CharacterName) =>
           } else if (c._tag === "ReleaseHandles") {
             yield* idleRelease.check(state)
           } else if (c._tag === "Checkpoint") {
-            yield* state.checkpoint
+            yield* checkpoints.run(state, c.idle === true)
           } else if (isRecentCommand(c)) {
             if (!(yield* recent.handle(state, c)) && !(yield* recentEdit.handle(state, c))) yield* unhandled(envelope)
           } else if (isScopedCommand(c)) {

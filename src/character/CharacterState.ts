@@ -24,7 +24,8 @@ import * as PersonaStore from "../persona/PersonaStore.js"
 import * as TimeIndex from "../store/TimeIndex.js"
 import type { VectorsSlice } from "../vectors/VectorsHost.js"
 import { intakeWindow, type FactsSlice } from "../facts/FactsHost.js"
-import { ensureDir, fsyncDir, sweepTemps } from "../store/DurableFs.js"
+import { ensureDir, sweepTemps } from "../store/DurableFs.js"
+import { syncDirPooled, syncFilePooled } from "../store/PooledSync.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./locale/PromptLocale.js"
 import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
@@ -57,6 +58,8 @@ export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice 
   /** The last applied event whose views are written but not yet checkpointed (fsynced + sentinel). */
   checkpointDue: string | undefined
   checkpointScheduled: boolean
+  /** Whether a checkpoint for when the character goes idle (recent.json holds turns) is planned. */
+  idleCheckpointScheduled: boolean
   /** The recent-memory lifecycle: compressions, reviews and their callers (see RecentLifecycle.ts). */
   readonly recentLife: RecentSlice.RecentSlice
   /** When the last batch or lane job ended, and whether a check to release idle handles is scheduled. */
@@ -80,17 +83,21 @@ export interface CharacterState extends CharacterHost, FactsSlice, VectorsSlice 
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 
 /**
- * Makes every applied event durable beyond a power loss (WAL checkpoint, fsync of the outbox and of the
- * directory holding the renamed views), then advances the sentinel past them.
+ * Makes every applied event durable beyond a power loss (recent.json's deferred items written, fsync of the
+ * time index's WAL, fsync of the outbox and of the directory holding the renamed views), then advances the sentinel
+ * past them; while recent.json cannot be written the sentinel stays, so the journal still replays them.
  */
 const checkpoint = (state: CharacterState) =>
   Effect.gen(function* () {
     state.checkpointScheduled = false
     const due = state.checkpointDue
     if (due === undefined) return
-    if (state.timeIndex) yield* state.timeIndex.checkpoint
+    if (!(yield* state.recent.flush)) return yield* Effect.logWarning("recent.json not written; checkpoint deferred")
+    // The time index commits with synchronous=NORMAL: its WAL holds every commit, so an fsync of the WAL (off
+    // the event loop) makes them survive a power loss; SQLite's own checkpoints move the pages into the file.
+    if (state.timeIndex) yield* syncFilePooled(state.timeIndex.walFile)
     yield* state.outbox.sync
-    yield* fsyncDir(state.dir)
+    yield* syncDirPooled(state.dir)
     yield* state.events.setSentinel(due, yield* now)
     if (state.checkpointDue === due) state.checkpointDue = undefined
     if (state.unapplied.length === 0) {
@@ -122,7 +129,8 @@ export const load = (
       ensureDir: ensureDir(dir),
       openTimeIndex: (create) => timeIndexOf(state, create),
       recent: RecentStore.make(dir, {
-        pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap)
+        pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap),
+        deferWrites: tunables.recent_write_at_checkpoint
       }),
       events: EventLog.make(dir),
       outbox: Outbox.make(dir, {
@@ -144,6 +152,7 @@ export const load = (
       drainScheduled: false,
       checkpointDue: undefined,
       checkpointScheduled: false,
+      idleCheckpointScheduled: false,
       recentLife: RecentSlice.make(tunables),
       lastWriteAt: 0,
       lastUseAt: 0,

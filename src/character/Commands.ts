@@ -77,7 +77,8 @@ export type Command =
   | { readonly _tag: "DueReport"; readonly reply: Reply<DueReport> }
   | { readonly _tag: "SettleDone" }
   | { readonly _tag: "DrainOutbox" }
-  | { readonly _tag: "Checkpoint" }
+  /** `idle`: only once no turn has arrived for `recent_write_idle_ms` (else planned again for then). */
+  | { readonly _tag: "Checkpoint"; readonly idle?: boolean }
   | { readonly _tag: "ReleaseHandles" }
   | { readonly _tag: "SignalTick"; readonly reply?: Reply<void> }
   | { readonly _tag: "IdleMaintenance"; readonly reply?: Reply<void> }

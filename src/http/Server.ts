@@ -1,10 +1,17 @@
 /**
  * The HTTP server: the router behind the guards, 404 for unknown routes, 500 without details for defects,
- * listening on Node's http server (refused requests answered without resetting the connection). Startup recovery starts once the socket listens (so limited mode is
+ * listening on Node's http server (refused requests answered without resetting the connection), without a
+ * tracing span per request. Startup recovery starts once the socket listens (so limited mode is
  * visible to clients) unless the server starts blocked. The listening url is announced in the memory root
  * (store/ServerAddress.ts) so that `kioku mcp` on the same root can reach this server.
  */
-import { HttpRouter, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import {
+  HttpMiddleware,
+  HttpRouter,
+  HttpServer,
+  type HttpServerRequest,
+  type HttpServerResponse
+} from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { api, routeNames, type RouteName } from "../api/Api.js"
@@ -116,7 +123,12 @@ const createGentleServer = () =>
 
 export const serverLayer = (options: ServeOptions) =>
   Layer.mergeAll(
-    HttpServer.serve(httpApp(options)).pipe(Layer.provide(Sessions.layer(options.sessionTtlSeconds))),
+    // No tracing span per request: kioku exports no traces, and building one (URL, headers) is a measurable
+    // part of a `/cache` turn's CPU.
+    HttpServer.serve(httpApp(options)).pipe(
+      HttpMiddleware.withTracerDisabledWhen(() => true),
+      Layer.provide(Sessions.layer(options.sessionTtlSeconds))
+    ),
     Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
     Layer.scopedDiscard(
       HttpServer.addressWith((address) =>

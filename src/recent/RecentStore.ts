@@ -6,11 +6,15 @@
  * reach disk, after the file's own content, on the first write once the file reads again.
  * A whole-file splice (a browser edit) replaces every item, untagged, only while the file still holds exactly
  * the items it names, so replaying it is a no-op once anything changed.
+ * With `deferWrites`, items appended to an existing file are applied in memory only (`deferred`: read, content and splices see
+ * them) and reach disk at the next `flush` (the journal checkpoint, which advances the sentinel only after
+ * it), a splice or any write that cannot be deferred; the journal holds them meanwhile, so a crash replays them.
  */
 import { Effect, Option, Schema } from "effect"
 import { statSync } from "node:fs"
 import * as path from "node:path"
-import { readText, sameStamp, stampOf, writeAtomic, type FileStamp, type StoreError } from "../store/DurableFs.js"
+import { readText, sameStamp, stampOf, type FileStamp, type StoreError } from "../store/DurableFs.js"
+import { writeAtomicPooled } from "../store/PooledSync.js"
 import { RecentFile, type StoredMessage } from "../domain/Message.js"
 import { fingerprint, splice } from "./Compression.js"
 
@@ -66,10 +70,13 @@ const eventsOf = (items: ReadonlyArray<StoredMessage>): Set<string> => {
   return ids
 }
 
-export const make = (dir: string, options: { readonly pendingCap: number }) => {
+export const make = (dir: string, options: { readonly pendingCap: number; readonly deferWrites?: boolean }) => {
   const file = path.join(dir, "recent.json")
   let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
+  /** Applied items not yet written (older than any pending item); never dropped, cleared by a successful write. */
+  let deferred: Array<StoredMessage> = []
+  let deferredIds = new Set<string>()
 
   const readDisk = Effect.gen(function* () {
     const stamp = yield* stampOf(file)
@@ -91,7 +98,7 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
 
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
     const text = appendText(base.text, added.map(itemText))
-    return writeAtomic(file, text, "content").pipe(
+    return writeAtomicPooled(file, text, "content").pipe(
       Effect.zipRight(stampOf(file)),
       Effect.tap((stamp) =>
         Effect.sync(() => {
@@ -109,18 +116,60 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
     if (pending.length > options.pendingCap) pending = pending.slice(pending.length - options.pendingCap)
   }
 
+  const append = (
+    events: ReadonlyArray<{ readonly eventId: string; readonly messages: ReadonlyArray<StoredMessage> }>,
+    defer: boolean
+  ): Effect.Effect<AppendResult, never> =>
+    Effect.gen(function* () {
+      const disk = yield* Effect.either(readDisk)
+      const pendingIds = eventsOf(pending)
+      const present = (id: string) =>
+        pendingIds.has(id) || deferredIds.has(id) || (disk._tag === "Right" && disk.right.events.has(id))
+      const fresh = events
+        .filter((e) => e.messages.length > 0 && !present(e.eventId))
+        .flatMap((e) => tagWithEvent(e.eventId, e.messages))
+      if (disk._tag === "Left") {
+        keepPending(fresh)
+        return { written: false }
+      }
+      if (defer && pending.length === 0 && Option.isSome(disk.right.stamp)) {
+        for (const e of events) if (e.messages.length > 0) deferredIds.add(e.eventId)
+        deferred.push(...fresh)
+        return { written: true }
+      }
+      if (fresh.length === 0 && pending.length === 0 && deferred.length === 0) return { written: true }
+      const wrote = yield* Effect.either(writeAll(disk.right, [...deferred, ...pending, ...fresh]))
+      if (wrote._tag === "Left") {
+        keepPending(fresh)
+        yield* Effect.logWarning("recent.json write failed; items kept pending").pipe(
+          Effect.annotateLogs({ file, error: wrote.left.message })
+        )
+        return { written: false }
+      }
+      pending = []
+      deferred = []
+      deferredIds = new Set()
+      return { written: true }
+    })
+  const flush: Effect.Effect<boolean> = Effect.suspend(() =>
+    deferred.length === 0 ? Effect.succeed(true) : Effect.map(append([], false), (r) => r.written)
+  )
+
   return {
     file,
     /**
-     * The editable text: the file as on disk or, with pending items, disk + pending as kioku writes it; none
-     * when there is neither a file nor a pending item. An unreadable file is returned as its raw text.
+     * The editable text, once held items are written: the file as on disk or, with items still unwritten
+     * (pending, or held after a failed write), disk + those as kioku writes it; none when there is neither a
+     * file nor such an item. An unreadable file is returned as its raw text.
      */
     content: Effect.gen(function* () {
+      yield* flush
       const disk = yield* Effect.either(readDisk)
-      if (disk._tag === "Right" && pending.length > 0)
-        return Option.some(arrayText([...disk.right.items, ...pending].map(itemText)))
+      const unwritten = [...deferred, ...pending]
+      if (disk._tag === "Right" && unwritten.length > 0)
+        return Option.some(arrayText([...disk.right.items, ...unwritten].map(itemText)))
       const raw = yield* readText(file)
-      if (Option.isNone(raw) && pending.length > 0) return Option.some(arrayText(pending.map(itemText)))
+      if (Option.isNone(raw) && unwritten.length > 0) return Option.some(arrayText(unwritten.map(itemText)))
       return raw
     }) satisfies Effect.Effect<Option.Option<string>, StoreError>,
     /** The identity of the directory holding the file (inode and birth time): changes when it is replaced. */
@@ -132,36 +181,20 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
     read: Effect.gen(function* () {
       const disk = yield* Effect.either(readDisk)
       return disk._tag === "Right"
-        ? { items: [...disk.right.items, ...pending], degraded: Option.none(), pending: pending.length }
-        : { items: [...pending], degraded: Option.some(disk.left.message), pending: pending.length }
+        ? { items: [...disk.right.items, ...deferred, ...pending], degraded: Option.none(), pending: pending.length }
+        : { items: [...deferred, ...pending], degraded: Option.some(disk.left.message), pending: pending.length }
     }) satisfies Effect.Effect<RecentState, never>,
-    /** Appends the messages of journal events not yet present, in order. */
+    /**
+     * Appends the messages of journal events not yet present, in order. `written`: on disk, or (deferring)
+     * applied in memory until the next flush.
+     */
     appendEvents: (
       events: ReadonlyArray<{ readonly eventId: string; readonly messages: ReadonlyArray<StoredMessage> }>
-    ): Effect.Effect<AppendResult, never> =>
-      Effect.gen(function* () {
-        const disk = yield* Effect.either(readDisk)
-        const pendingIds = eventsOf(pending)
-        const present = (id: string) => pendingIds.has(id) || (disk._tag === "Right" && disk.right.events.has(id))
-        const fresh = events
-          .filter((e) => e.messages.length > 0 && !present(e.eventId))
-          .flatMap((e) => tagWithEvent(e.eventId, e.messages))
-        if (disk._tag === "Left") {
-          keepPending(fresh)
-          return { written: false }
-        }
-        if (fresh.length === 0 && pending.length === 0) return { written: true }
-        const wrote = yield* Effect.either(writeAll(disk.right, [...pending, ...fresh]))
-        if (wrote._tag === "Left") {
-          keepPending(fresh)
-          yield* Effect.logWarning("recent.json write failed; items kept pending").pipe(
-            Effect.annotateLogs({ file, error: wrote.left.message })
-          )
-          return { written: false }
-        }
-        pending = []
-        return { written: true }
-      }),
+    ): Effect.Effect<AppendResult, never> => append(events, options.deferWrites === true),
+    /** Writes the deferred items (none: nothing to do); false when they could not be written. */
+    flush,
+    /** How many appended items wait for the next flush. */
+    held: () => deferred.length,
     /**
      * Replaces the head items named by `fingerprints` with `replacement` (tagged with the event id). Moot,
      * and a no-op, when the head changed; already applied when the event's items are present.
@@ -174,6 +207,7 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
       whole = false
     ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
       Effect.gen(function* () {
+        if (!(yield* flush)) return { written: false, moot: false }
         const disk = yield* Effect.either(readDisk)
         if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
         if (disk.right.events.has(eventId)) return { written: true, moot: false }
@@ -186,7 +220,7 @@ export const make = (dir: string, options: { readonly pendingCap: number }) => {
         if (next === undefined) return { written: true, moot: true }
         const text = arrayText(next.map(itemText))
         const wrote = yield* Effect.either(
-          writeAtomic(file, text, "content").pipe(
+          writeAtomicPooled(file, text, "content").pipe(
             Effect.zipRight(stampOf(file)),
             Effect.tap((stamp) => Effect.sync(() => (cache = { stamp, items: next, text, events: eventsOf(next) })))
           )

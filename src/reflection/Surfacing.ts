@@ -26,8 +26,20 @@ export const SurfacedRow = Schema.Struct(
 )
 export const SurfacedFile = Schema.Array(SurfacedRow)
 
-export const surfacedView = (state: ReflectionHost) =>
-  ViewFile.make(SurfacedFile, path.join(state.dir, "surfaced.json"))
+const views = new WeakMap<ReflectionHost, ViewFile.ViewFile<typeof SurfacedFile.Type>>()
+
+/**
+ * The character's `surfaced.json` view, one per state, so its decoded rows stay cached by the file's stamp
+ * (the post-turn feedback check reads it after every turn).
+ */
+export const surfacedView = (state: ReflectionHost): ViewFile.ViewFile<typeof SurfacedFile.Type> => {
+  const file = path.join(state.dir, "surfaced.json")
+  const known = views.get(state)
+  if (known !== undefined && known.file === file) return known
+  const view = ViewFile.make(SurfacedFile, file)
+  views.set(state, view)
+  return view
+}
 
 export const make = (deps: { readonly tunables: Tunables }) => {
   const t = deps.tunables

@@ -7,6 +7,7 @@
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
 import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendPooled, writeAtomicPooled } from "./PooledSync.js"
 import * as ViewFile from "./ViewFile.js"
 
 export const EventLine = Schema.Struct({
@@ -71,6 +72,8 @@ export const make = (dir: string): EventLog => {
   const sentinelView = ViewFile.make(Sentinel, path.join(dir, "events_applied.json"))
   const rejectFile = path.join(dir, "events_rejected.ndjson")
   let needsNewline: boolean | undefined
+  /** How many non-empty lines the file holds, once known (so a checkpoint need not read it to decide). */
+  let lineCount: number | undefined
 
   /** The file's non-empty lines, each with its decoded event when it decodes. */
   const readLines = readText(file).pipe(
@@ -85,6 +88,7 @@ export const make = (dir: string): EventLog => {
     writeAtomic(file, lines.map((l) => l + "\n").join("")).pipe(
       Effect.tap(() => {
         needsNewline = false
+        lineCount = lines.length
       })
     )
 
@@ -100,8 +104,9 @@ export const make = (dir: string): EventLog => {
         yield* ensureDir(dir)
         if (needsNewline === undefined) needsNewline = yield* checkTail
         const body = events.map((e) => JSON.stringify(e)).join("\n") + "\n"
-        yield* appendDurable(file, needsNewline ? "\n" + body : body)
+        yield* appendPooled(file, needsNewline ? "\n" + body : body)
         needsNewline = false
+        if (lineCount !== undefined) lineCount += events.length
       }),
     unapplied: Effect.gen(function* () {
       const text = Option.getOrElse(yield* readText(file), () => "")
@@ -131,6 +136,7 @@ export const make = (dir: string): EventLog => {
         if (Either.isRight(p.event)) events.push(p.event.right)
         else rejected.push({ line: p.line, reason: p.event.left })
       }
+      lineCount = parsed.length
       const last = [...parsed].reverse().find((p) => Either.isRight(p.event))
       return {
         events,
@@ -147,7 +153,9 @@ export const make = (dir: string): EventLog => {
     ),
     compact: (maxLines, lastApplied, drop) =>
       Effect.gen(function* () {
+        if (lineCount !== undefined && lineCount <= maxLines) return 0
         const raw = yield* readLines
+        lineCount = raw.length
         if (raw.length <= maxLines) return 0
         const events = raw.flatMap((l) => Option.toArray(l.event))
         const last = events[events.length - 1]
@@ -173,7 +181,8 @@ export const make = (dir: string): EventLog => {
         if (changed > 0) yield* replaceWith(out)
         return changed
       }),
-    setSentinel: (eventId, ts) => sentinelView.write({ last_applied_event_id: eventId, ts }),
+    setSentinel: (eventId, ts) =>
+      writeAtomicPooled(sentinelView.file, ViewFile.encodeJson({ last_applied_event_id: eventId, ts })),
     recordRejected: (rejected, ts) =>
       rejected.length === 0
         ? Effect.void

@@ -7,7 +7,8 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, fsyncFile, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { syncFilePooled } from "./PooledSync.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -97,7 +98,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
         }
       }
     }),
-    sync: fsyncFile(file),
+    sync: syncFilePooled(file),
     pending: () => [...ops.entries()].map(([opId, op]) => ({ opId, ...op })),
     has: (opId) => known.has(opId),
     register: (newOps, ts) =>

@@ -75,8 +75,11 @@ export interface TimeIndex {
     needle: string,
     rewrite: (message: string) => string | undefined
   ) => Effect.Effect<number, StoreError>
-  /** Checkpoints the WAL, which fsyncs it: every commit so far survives power loss. */
-  readonly checkpoint: Effect.Effect<void, StoreError>
+  /**
+   * The WAL file, which holds every commit not yet checkpointed by SQLite: an fsync of it (on the thread pool,
+   * at a journal checkpoint) makes every commit so far survive power loss.
+   */
+  readonly walFile: string
   readonly close: Effect.Effect<void>
 }
 
@@ -211,9 +214,7 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
     rowsAfter: (rowId, limit) => wrap("query", () => decodeRows(after.all(rowId, limit))),
     humanSince: (timestamp, limit) => wrap("query", () => decodeRows(humanSince.all(timestamp, limit))),
     humanAfter: (rowId) => wrap("query", () => Number(countHuman.pluck().get(rowId) ?? 0)),
-    checkpoint: wrap("checkpoint", () => {
-      db.pragma("wal_checkpoint(PASSIVE)")
-    }),
+    walFile: `${file}-wal`,
     close: Effect.sync(() => {
       if (db.open) db.close()
     })

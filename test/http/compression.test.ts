@@ -1,7 +1,7 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
-import { get, history, makeTempRoot, post, startServer, turn } from "../support/server.js"
+import { flushRecent, get, history, makeTempRoot, post, startServer, turn } from "../support/server.js"
 
 const facts: ReadonlyArray<readonly [string, string]> = [
   ["My name is Alex and I have lived in Osaka since 2019.", "Osaka is a lovely city!"],
@@ -22,6 +22,7 @@ describe("recent compression with the default local provider", () => {
         const r = await post(`${server.url}/process/Tian`, history(turn(user, ai)))
         assert.deepStrictEqual(JSON.parse(r.text), { status: "processed" }, `turn ${i}`)
       }
+      await flushRecent(server.url, "Tian")
       const items: Array<{ type: string; data: { content: string } }> = JSON.parse(
         readFileSync(path.join(temp.memory, "Tian", "recent.json"), "utf8")
       )

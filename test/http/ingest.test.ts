@@ -2,14 +2,17 @@ import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
-import { history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
+import { flushRecent, history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
 interface Item {
   readonly type: string
   readonly data: { readonly content: unknown }
 }
-const readRecent = (memory: string, name: string): ReadonlyArray<Item> =>
-  JSON.parse(readFileSync(path.join(memory, name, "recent.json"), "utf8"))
+/** recent.json on disk, once the server has written what it holds for the next checkpoint. */
+const readRecent = async (url: string, memory: string, name: string): Promise<ReadonlyArray<Item>> => {
+  await flushRecent(url, name)
+  return JSON.parse(readFileSync(path.join(memory, name, "recent.json"), "utf8"))
+}
 
 const readRows = (memory: string, name: string) => {
   const db = new Database(path.join(memory, name, "time_indexed.db"), { readonly: true })
@@ -39,7 +42,7 @@ describe("turn ingestion over loopback HTTP", () => {
     await Promise.all(Array.from({ length: 50 }, (_, k) => send(100 + k)))
     for (let i = 150; i < 200; i++) await send(i)
 
-    const items = readRecent(temp.memory, "Tian")
+    const items = await readRecent(server.url, temp.memory, "Tian")
     assert.strictEqual(items.length, 400)
     const texts = items.map((m) => m.data.content)
     for (let i = 0; i < 200; i++) {
@@ -90,7 +93,7 @@ describe("turn ingestion over loopback HTTP", () => {
       ])
     )
     assert.deepStrictEqual(JSON.parse(r.text), { status: "processed" })
-    const items = readRecent(temp.memory, "Shapes")
+    const items = await readRecent(server.url, temp.memory, "Shapes")
     assert.deepStrictEqual(
       items.map((m) => m.type),
       ["human", "ai", "system", "human", "human"]
@@ -113,6 +116,6 @@ describe("turn ingestion over loopback HTTP", () => {
       status: "cached",
       count: 0
     })
-    assert.strictEqual(readRecent(temp.memory, "Routes").length, 2)
+    assert.strictEqual((await readRecent(server.url, temp.memory, "Routes")).length, 2)
   })
 })

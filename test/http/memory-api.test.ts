@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
-import { get, history, post, serverSuite, turn } from "../support/server.js"
+import { flushRecent, get, history, post, serverSuite, turn } from "../support/server.js"
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex")
 
@@ -138,6 +138,7 @@ describe("memory browser API", () => {
     await post(`${server.url}/cache/Race`, history(turn("first", "one")))
     const stale = await load(server.url, "recent_Race.json")
     await post(`${server.url}/cache/Race`, history(turn("second", "two")))
+    await flushRecent(server.url, "Race")
     const file = path.join(temp.memory, "Race", "recent.json")
     const current = readFileSync(file, "utf8")
 

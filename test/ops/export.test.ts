@@ -20,6 +20,8 @@ describe("kioku export", () => {
     assert.strictEqual(kioku(["import-neko", app, "--data-dir", memory]).status, 0)
     const server = await start(memory)
     await post(`${server.url}/cache/Mochi`, history(turn("We planted basil today", "Basil loves the sun")))
+    // The turn's fact extraction runs after the answer; waiting for it keeps the export's facts deterministic.
+    await server.waitFor(/outbox ops done/)
     await server.stop()
     const before = fingerprint(memory)
 
@@ -42,7 +44,7 @@ describe("kioku export", () => {
     )
     assert.deepStrictEqual(
       doc.facts.map((f) => f.text),
-      ["Ren drinks sencha every morning"]
+      ["Ren drinks sencha every morning", "Ren and others planted basil today", "Basil loves the sun"]
     )
     assert.deepStrictEqual(
       doc.reflections.map((x) => x.id),

@@ -19,8 +19,15 @@ const setup = (tunables = {}) =>
     const ctx = yield* Layer.build(rt.layer)
     yield* Effect.provide(Startup.recover, ctx)
     const memory = yield* Effect.provide(MemoryService, ctx)
-    const recent = (name: string): Array<{ type: string; data: { content: string } }> =>
-      JSON.parse(readFileSync(path.join(rt.settings.dataDir, name, "recent.json"), "utf8"))
+    /** recent.json on disk, once the actor has written what it holds for the next checkpoint (the browser read). */
+    const recent = (name: string) =>
+      memory.recentFile(name).pipe(
+        Effect.orDie,
+        Effect.map(
+          (): Array<{ type: string; data: { content: string } }> =>
+            JSON.parse(readFileSync(path.join(rt.settings.dataDir, name, "recent.json"), "utf8"))
+        )
+      )
     return { memory, script: scripted.script, recent, dataDir: rt.settings.dataDir }
   })
 
@@ -34,7 +41,7 @@ describe("recent compression", () => {
       assert.strictEqual((yield* summaries(script)).length, 0)
       yield* memory.write("process", "Tian", { messages: one(20) })
       yield* memory.awaitBackground("Tian")
-      const items = recent("Tian")
+      const items = yield* recent("Tian")
       assert.strictEqual(items.length, 10)
       assert.strictEqual(items[0]?.type, "system")
       assert.strictEqual(items[0]?.data.content, "Memo from prior conversations: Alex talked about 21 things.")
@@ -88,13 +95,13 @@ describe("recent compression", () => {
       for (let i = 0; i < 21; i++) yield* memory.write("cache", "Retry", { messages: one(i) })
       yield* memory.write("process", "Retry", { messages: [] })
       yield* memory.awaitBackground("Retry")
-      assert.strictEqual(recent("Retry").length, 21)
-      assert.strictEqual(recent("Retry")[0]?.data.content, "message 0")
+      assert.strictEqual((yield* recent("Retry")).length, 21)
+      assert.strictEqual((yield* recent("Retry"))[0]?.data.content, "message 0")
       yield* memory.write("cache", "Retry", { messages: one(21, "late turn") })
       // The first backup retry comes 30 s ± 20 % (jittered) after the failure.
       yield* TestClock.adjust("36 seconds")
       yield* memory.awaitBackground("Retry")
-      const items = recent("Retry")
+      const items = yield* recent("Retry")
       assert.strictEqual(items[0]?.data.content, "Memo from prior conversations: recovered.")
       assert.strictEqual(items[items.length - 1]?.data.content, "late turn")
       assert.strictEqual(items.length, 10)
@@ -112,7 +119,7 @@ describe("recent compression", () => {
       assert.isNull(processing.unsafePoll())
       yield* TestClock.adjust("5 seconds")
       assert.strictEqual(yield* Fiber.join(processing), 0)
-      const texts = recent("Busy").map((m) => m.data.content)
+      const texts = (yield* recent("Busy")).map((m) => m.data.content)
       assert.strictEqual(texts[0], "Memo from prior conversations: slow memo.")
       assert.deepStrictEqual(texts.slice(-5), ["during 0", "during 1", "during 2", "during 3", "during 4"])
       assert.strictEqual(texts.length, 1 + 9 + 5)
@@ -130,7 +137,7 @@ describe("recent compression", () => {
       for (let i = 0; i < 30; i++) yield* memory.write("cache", "Cap", { messages: big(i) })
       yield* memory.write("process", "Cap", { messages: [] })
       yield* memory.awaitBackground("Cap")
-      const items = recent("Cap")
+      const items = yield* recent("Cap")
       assert.strictEqual(items.length, 10)
       assert.strictEqual(items[9]?.data.content.slice(0, 3), "29 ")
       assert.strictEqual((yield* summaries(script)).length, 1)
@@ -150,7 +157,7 @@ describe("recent compression", () => {
         yield* memory.awaitBackground("Dead")
       }
       assert.strictEqual((yield* summaries(script)).length, 5)
-      assert.strictEqual(recent("Dead").length, 25)
+      assert.strictEqual((yield* recent("Dead")).length, 25)
       yield* TestClock.adjust("3 hours")
       yield* memory.awaitBackground("Dead")
       assert.strictEqual((yield* summaries(script)).length, 5)
@@ -167,11 +174,11 @@ describe("recent compression", () => {
       for (let i = 0; i < 25; i++) yield* memory.write("cache", "Idle", { messages: one(i) })
       yield* TestClock.adjust("39 seconds")
       yield* memory.awaitBackground("Idle")
-      assert.strictEqual(recent("Idle").length, 25)
+      assert.strictEqual((yield* recent("Idle")).length, 25)
       yield* TestClock.adjust("1 second")
       yield* memory.awaitBackground("Idle")
-      assert.strictEqual(recent("Idle")[0]?.data.content, "Memo from prior conversations: idle memo.")
-      assert.strictEqual(recent("Idle").length, 10)
+      assert.strictEqual((yield* recent("Idle"))[0]?.data.content, "Memo from prior conversations: idle memo.")
+      assert.strictEqual((yield* recent("Idle")).length, 10)
       const [request] = yield* summaries(script)
       assert.include(request?.messages[0]?.content ?? "", "closes a session")
     })

@@ -121,6 +121,15 @@ export const get = async (url: string) => {
   return { status: res.status, text: await res.text(), type: res.headers.get("content-type") ?? "" }
 }
 
+/**
+ * Asks the server for the memory browser's view of `name`'s recent.json, which writes the turns the server
+ * holds for the next checkpoint (recent_write_at_checkpoint): afterwards the file on disk is current.
+ */
+export const flushRecent = async (url: string, name: string) => {
+  const res = await fetch(`${url}/api/memory/recent_file?filename=${encodeURIComponent(`recent_${name}.json`)}`)
+  await res.text()
+}
+
 export const turn = (user: string, ai: string) => [
   { role: "user", content: user },
   { role: "assistant", content: ai }
