@@ -1,0 +1,188 @@
+/**
+ * Keeps `recall_index.db` in step with the in-memory recall corpus (RecallIndex.ts reads it). After every
+ * sync Recall.ts reports the ids it touched and the source stamps before and after; the writer then, in a
+ * background fiber (one write at a time, in order):
+ * - does nothing when nothing changed and the index already mirrors the corpus;
+ * - applies the touched ids in one transaction when the index mirrors the corpus's previous state;
+ * - otherwise writes the whole corpus (taken synchronously when reported, written in slices with pending I/O
+ *   let through between them) to a temporary file renamed into place.
+ * Before each slice, and inside the transaction of a change, the current source stamps are compared with
+ * those of the reported state; when they moved (a write, a forget) the work is dropped, so the index never
+ * holds text the files no longer hold past the next forget. Failures are logged and leave recall on its
+ * in-memory path.
+ */
+import { Effect } from "effect"
+import { yieldToIo } from "../runtime/Actor.js"
+import type { RecallCorpus } from "./RecallCorpus.js"
+import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
+import * as Db from "./RecallIndexDb.js"
+
+const DOC_SLICE = 5000
+const POSTING_SLICE = 50_000
+
+export interface Synced {
+  readonly dir: string
+  readonly corpus: RecallCorpus
+  readonly config: string
+  /** Source stamps of the corpus's previous state; undefined for a corpus just built. */
+  readonly before: string | undefined
+  readonly after: string
+  readonly current: () => string
+  readonly touched: ReadonlySet<string>
+}
+
+const partStats = (corpus: RecallCorpus): Array<Db.PartStats> =>
+  corpus.keys().flatMap((key) => {
+    const p = corpus.live(key)
+    return p ? [{ key, n: p.index.size(), total: p.index.totalLength(), dynamic: p.dynamic.size }] : []
+  })
+
+const docRow = (corpus: RecallCorpus, id: string): Db.DocRow | undefined => {
+  const key = corpus.placement(id)
+  const p = key === undefined ? undefined : corpus.live(key)
+  const entry = p?.members.get(id)
+  if (key === undefined || p === undefined || entry === undefined) return undefined
+  return {
+    ord: corpus.order(id),
+    id,
+    partition: key,
+    length: p.index.lengthOf(id) ?? 0,
+    terms: p.index.termsOf(id),
+    entry: encodeEntry(entry, key)
+  }
+}
+
+interface TermPostings {
+  readonly key: string
+  readonly term: string
+  readonly ords: Float64Array
+  readonly tfs: Float64Array
+}
+
+/** A whole copy of the corpus: docs by pool order, postings by (partition, term, order). */
+const snapshot = (corpus: RecallCorpus) => {
+  const docs: Array<Db.DocRow> = []
+  const postings: Array<TermPostings> = []
+  for (const key of corpus.keys()) {
+    const p = corpus.live(key)
+    if (p === undefined) continue
+    for (const id of p.members.keys()) {
+      const row = docRow(corpus, id)
+      if (row) docs.push(row)
+    }
+    for (const term of [...p.index.terms()].sort()) {
+      const pairs: Array<readonly [number, number]> = []
+      p.index.forEachPosting(term, (id, tf) => pairs.push([corpus.order(id), tf]))
+      pairs.sort((a, b) => a[0] - b[0])
+      postings.push({
+        key,
+        term,
+        ords: Float64Array.from(pairs, (x) => x[0]),
+        tfs: Float64Array.from(pairs, (x) => x[1])
+      })
+    }
+  }
+  docs.sort((a, b) => a.ord - b.ord)
+  return { docs, postings, parts: partStats(corpus) }
+}
+
+class Moved {
+  readonly _tag = "Moved"
+}
+
+/** Writes a snapshot to a fresh file in slices; false when the sources moved meanwhile. */
+const writeWhole = (s: Synced, snap: ReturnType<typeof snapshot>) =>
+  Effect.gen(function* () {
+    const build = Db.build(s.dir)
+    const step = (f: Parameters<typeof build.slice>[0]) =>
+      Effect.gen(function* () {
+        yield* yieldToIo
+        if (s.current() !== s.after) {
+          yield* Effect.logDebug("recall index: sources moved").pipe(
+            Effect.annotateLogs({ now: s.current(), then: s.after })
+          )
+          return yield* Effect.fail(new Moved())
+        }
+        build.slice(f)
+      })
+    const run = Effect.gen(function* () {
+      yield* step((w) => w.parts(snap.parts))
+      for (let i = 0; i < snap.docs.length; i += DOC_SLICE)
+        yield* step((w) => snap.docs.slice(i, i + DOC_SLICE).forEach((d) => w.doc(d)))
+      let at = 0
+      while (at < snap.postings.length) {
+        const from = at
+        let rows = 0
+        while (at < snap.postings.length && rows < POSTING_SLICE) rows += snap.postings[at++]?.ords.length ?? 0
+        yield* step((w) => {
+          for (const t of snap.postings.slice(from, at))
+            t.ords.forEach((ord, j) => w.posting(t.key, t.term, ord, t.tfs[j] ?? 0))
+        })
+      }
+      if (s.current() !== s.after) return yield* Effect.fail(new Moved())
+      build.commit(metaOf(s.config, s.after))
+      return true
+    })
+    return yield* run.pipe(
+      Effect.catchTag("Moved", () => Effect.succeed(false)),
+      Effect.onExit(() => Effect.sync(() => build.abort()))
+    )
+  })
+
+/** The touched ids applied to an index that mirrors `before`; false when it does not (or sources moved). */
+const applyChange = (s: Synced, before: string) => {
+  const docs = [...s.touched].flatMap((id) => docRow(s.corpus, id) ?? [])
+  const parts = partStats(s.corpus)
+  return Effect.try(() =>
+    Db.update(s.dir, {
+      ids: [...s.touched],
+      docs,
+      parts,
+      meta: metaOf(s.config, s.after),
+      still: (meta) => matches(meta, s.config, before) && s.current() === s.after
+    })
+  ).pipe(Effect.orElseSucceed(() => false))
+}
+
+/** Whether the index on disk already is the reported state. */
+const mirrors = (s: Synced) =>
+  Effect.try(() => {
+    const reader = Db.openReader(s.dir)
+    try {
+      return matches(reader.meta, s.config, s.after)
+    } finally {
+      reader.close()
+    }
+  }).pipe(Effect.orElseSucceed(() => false))
+
+export const make = Effect.gen(function* () {
+  const lock = yield* Effect.makeSemaphore(1)
+
+  const write = (s: Synced, snap: () => ReturnType<typeof snapshot>) =>
+    Effect.gen(function* () {
+      if (s.before !== undefined && (yield* applyChange(s, s.before))) return
+      if ((yield* mirrors(s)) || s.current() !== s.after) return
+      const done = yield* writeWhole(s, snap())
+      yield* Effect.logDebug("recall index written").pipe(Effect.annotateLogs({ dir: s.dir, complete: done }))
+    }).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logWarning("recall index not written", cause).pipe(Effect.annotateLogs({ dir: s.dir }))
+      ),
+      lock.withPermits(1)
+    )
+
+  /** Reports a sync of the corpus; the write runs in the background. */
+  const synced = (s: Synced) =>
+    Effect.gen(function* () {
+      if (s.before === s.after && s.touched.size === 0) return
+      // A corpus just built is copied now; otherwise a whole copy is taken only if the change cannot be applied
+      // (then, if the sources are still those reported, the corpus is still in the reported state).
+      const whole = s.before === undefined ? snapshot(s.corpus) : undefined
+      yield* Effect.forkDaemon(write(s, () => whole ?? snapshot(s.corpus)))
+    })
+
+  /** Waits for the writes reported so far. */
+  const settled = lock.withPermits(1)(Effect.void)
+
+  return { synced, settled }
+})
