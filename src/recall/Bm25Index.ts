@@ -6,7 +6,8 @@
  * with a positive score returned. `search` may combine several indexes (one per subject partition) and
  * restrict the corpus (`Except` a few ids, or `Only` those a predicate keeps); the statistics are then those
  * of the restricted union, as if the pool had been filtered before scoring. Concept terms (`§…`, Concepts.ts)
- * annotate a document without lengthening it.
+ * annotate a document without lengthening it. `search` reads indexes through `Bm25View`, which the on-disk
+ * recall index also offers (RecallIndex.ts); `terms` / `termsOf` let it copy an in-memory index.
  */
 import { CONCEPT_MARK } from "./Concepts.js"
 

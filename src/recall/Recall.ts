@@ -14,6 +14,9 @@
  * them with the memory rows (MergeTiers.ts: weighted RRF, `recall_turn_rrf_weight` on the turn list; a turn a recalled
  * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
  * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
+ * Cold starts: before the corpus is built, a text query without time window and vectors is answered from a
+ * fresh `recall_index.db` (RecallIndex.ts) without building it; after every sync the index is brought up to
+ * date in the background (RecallIndexWriter.ts).
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -158,6 +161,7 @@ export const make = (deps: {
     const refresh = (state: RecallHost) =>
       Effect.gen(function* () {
         const { names, key, options, config } = yield* setup
+        yield* writer.beforeChange
         if (current === undefined || current.names !== key) {
           current = { names: key, corpus: Corpus.make(names, options) }
           facts = undefined

@@ -10,6 +10,7 @@
  * tokens of the text folded to Simplified Chinese with the speakers' names stripped, plus (by default) the
  * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included) and its concept
  * terms (Concepts.ts, when a matcher is given); the caller folds (an effect), the corpus tokenizes.
+ * `keys`, `placement` and `live` expose the partitions to the writer of the on-disk index (RecallIndexWriter.ts).
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"

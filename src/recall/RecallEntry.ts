@@ -5,7 +5,8 @@
  * recalled), the event window (anchor = end → start → created_at), and the time-independent hard filter
  * (empty text, `suppress`/`suppressed`, `protected`, a stored negative `score`, reflections not pending or
  * confirmed, archive rows with an archive marker). Only a disputed reflection keeps its evidence snapshot,
- * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
+ * because its score is computed at query time (N.E.K.O. scores reflections only once disputed). Also the
+ * partition keys a request's subjects name (`partitionsOf`).
  */
 import { Effect, Either } from "effect"
 import { parseLocal } from "../domain/LocalTime.js"

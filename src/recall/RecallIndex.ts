@@ -39,10 +39,27 @@ const Stored = Schema.Struct({
   sourceRowIds: Schema.Array(Schema.Number)
 })
 const decodeStored = Schema.decodeUnknownSync(Schema.parseJson(Stored))
-const encodeStored = Schema.encodeSync(Schema.parseJson(Stored))
+type Stored = typeof Stored.Type
 
-export const encodeEntry = (e: RecallEntry, partition: string) =>
-  encodeStored({ ...e, partition, window: e.window === undefined ? null : [e.window[0], e.window[1]] })
+/** The stored JSON of an entry (plain `JSON.stringify`: it is written for every entry of a corpus). */
+export const encodeEntry = (e: RecallEntry, partition: string) => {
+  const stored: Stored = {
+    id: e.id,
+    text: e.text,
+    tier: e.tier,
+    entity: e.entity,
+    subjectKind: e.subjectKind,
+    subjectId: e.subjectId,
+    scope: e.scope,
+    createdAt: e.createdAt,
+    eventStartAt: e.eventStartAt,
+    eventEndAt: e.eventEndAt,
+    partition,
+    window: e.window === undefined ? null : [e.window[0], e.window[1]],
+    sourceRowIds: e.sourceRowIds
+  }
+  return JSON.stringify(stored)
+}
 
 const decodeEntry = (json: string): RecallEntry => {
   const s = decodeStored(json)

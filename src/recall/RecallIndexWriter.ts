@@ -4,14 +4,14 @@
  * background fiber (one write at a time, in order):
  * - does nothing when nothing changed and the index already mirrors the corpus;
  * - applies the touched ids in one transaction when the index mirrors the corpus's previous state;
- * - otherwise writes the whole corpus (taken synchronously when reported, written in slices with pending I/O
- *   let through between them) to a temporary file renamed into place.
+ * - otherwise writes the whole corpus (copied before the corpus can change again, written in slices with pending
+ *   I/O let through between them) to a temporary file renamed into place.
  * Before each slice, and inside the transaction of a change, the current source stamps are compared with
  * those of the reported state; when they moved (a write, a forget) the work is dropped, so the index never
  * holds text the files no longer hold past the next forget. Failures are logged and leave recall on its
  * in-memory path.
  */
-import { Effect } from "effect"
+import { Deferred, Effect } from "effect"
 import { yieldToIo } from "../runtime/Actor.js"
 import type { RecallCorpus } from "./RecallCorpus.js"
 import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
@@ -129,20 +129,23 @@ const writeWhole = (s: Synced, snap: ReturnType<typeof snapshot>) =>
     )
   })
 
-/** The touched ids applied to an index that mirrors `before`; false when it does not (or sources moved). */
-const applyChange = (s: Synced, before: string) => {
-  const docs = [...s.touched].flatMap((id) => docRow(s.corpus, id) ?? [])
-  const parts = partStats(s.corpus)
-  return Effect.try(() =>
+/** The touched ids as rows, and the partitions' statistics, as the corpus has them now. */
+const changeOf = (s: Synced) => ({
+  docs: [...s.touched].flatMap((id) => docRow(s.corpus, id) ?? []),
+  parts: partStats(s.corpus)
+})
+
+/** The change applied to an index that mirrors `before`; false when it does not (or the sources moved). */
+const applyChange = (s: Synced, before: string, change: ReturnType<typeof changeOf>) =>
+  Effect.try(() =>
     Db.update(s.dir, {
       ids: [...s.touched],
-      docs,
-      parts,
+      docs: change.docs,
+      parts: change.parts,
       meta: metaOf(s.config, s.after),
       still: (meta) => matches(meta, s.config, before) && s.current() === s.after
     })
   ).pipe(Effect.orElseSucceed(() => false))
-}
 
 /** Whether the index on disk already is the reported state. */
 const mirrors = (s: Synced) =>
@@ -157,12 +160,20 @@ const mirrors = (s: Synced) =>
 
 export const make = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
+  /** Completed once the last reported state was copied out of the corpus (refresh waits for it). */
+  let copying: Deferred.Deferred<void> | undefined
+  const jobs = new Set<Deferred.Deferred<void>>()
 
-  const write = (s: Synced, snap: () => ReturnType<typeof snapshot>) =>
+  type Prepared =
+    | { readonly _tag: "Whole"; readonly snap: ReturnType<typeof snapshot> }
+    | { readonly _tag: "Change"; readonly before: string; readonly change: ReturnType<typeof changeOf> }
+
+  const write = (s: Synced, prepared: Prepared) =>
     Effect.gen(function* () {
-      if (s.before !== undefined && (yield* applyChange(s, s.before))) return
+      if (prepared._tag === "Change" && (yield* applyChange(s, prepared.before, prepared.change))) return
       if ((yield* mirrors(s)) || s.current() !== s.after) return
-      const done = yield* writeWhole(s, snap())
+      // Sources unchanged since the report: the corpus is still in the reported state (it changes only with them).
+      const done = yield* writeWhole(s, prepared._tag === "Whole" ? prepared.snap : snapshot(s.corpus))
       yield* Effect.logDebug("recall index written").pipe(Effect.annotateLogs({ dir: s.dir, complete: done }))
     }).pipe(
       Effect.catchAllCause((cause) =>
@@ -171,18 +182,41 @@ export const make = Effect.gen(function* () {
       lock.withPermits(1)
     )
 
-  /** Reports a sync of the corpus; the write runs in the background. */
+  /**
+   * Reports a sync of the corpus. The copy (whole for a corpus just built, else the touched rows) is taken by a
+   * background fiber as soon as it runs, before the corpus can change again (see `beforeChange`), so the
+   * answer does not wait for it; the write follows, one at a time.
+   */
   const synced = (s: Synced) =>
     Effect.gen(function* () {
       if (s.before === s.after && s.touched.size === 0) return
-      // A corpus just built is copied now; otherwise a whole copy is taken only if the change cannot be applied
-      // (then, if the sources are still those reported, the corpus is still in the reported state).
-      const whole = s.before === undefined ? snapshot(s.corpus) : undefined
-      yield* Effect.forkDaemon(write(s, () => whole ?? snapshot(s.corpus)))
+      const copied = yield* Deferred.make<void>()
+      const done = yield* Deferred.make<void>()
+      copying = copied
+      jobs.add(done)
+      const job = Effect.gen(function* () {
+        const before = s.before
+        const prepared: Prepared =
+          before === undefined
+            ? { _tag: "Whole", snap: snapshot(s.corpus) }
+            : { _tag: "Change", before, change: changeOf(s) }
+        yield* Deferred.succeed(copied, undefined)
+        yield* write(s, prepared)
+      }).pipe(
+        Effect.ensuring(
+          Effect.all([Deferred.succeed(copied, undefined), Deferred.succeed(done, undefined)]).pipe(
+            Effect.zipRight(Effect.sync(() => jobs.delete(done)))
+          )
+        )
+      )
+      yield* Effect.forkDaemon(job)
     })
 
-  /** Waits for the writes reported so far. */
-  const settled = lock.withPermits(1)(Effect.void)
+  /** Waits until the corpus may change: the last reported state has been copied (normally at once). */
+  const beforeChange = Effect.suspend(() => (copying === undefined ? Effect.void : Deferred.await(copying)))
 
-  return { synced, settled }
+  /** Waits for the writes reported so far. */
+  const settled = Effect.suspend(() => Effect.forEach([...jobs], Deferred.await, { discard: true }))
+
+  return { synced, beforeChange, settled }
 })

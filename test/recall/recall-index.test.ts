@@ -145,6 +145,40 @@ describe("recall index", () => {
     })
   )
 
+  it.scoped("takes a change of a warm corpus into the same file, then answers as the corpus did", () =>
+    Effect.gen(function* () {
+      const { settings, dir, index } = setup()
+      plant(dir, facts())
+      const extra = {
+        id: "late",
+        text: "Master now collects tea cups",
+        hash: "hl",
+        importance: 5,
+        created_at: "2026-03-01T10:00:00"
+      }
+      const warm = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const memory = yield* boot(settings)
+          yield* memory.queryMemory(NAME, { query: "tea" })
+          yield* memory.awaitBackground(NAME)
+          const inode = statSync(index).ino
+          plant(
+            dir,
+            facts([extra]).filter((f) => f.id !== "f3")
+          )
+          const answer = withoutTime(yield* memory.queryMemory(NAME, { query: "tea cups" }))
+          yield* memory.awaitBackground(NAME)
+          // Applied in place (a whole rewrite renames a new file over it).
+          assert.strictEqual(statSync(index).ino, inode)
+          return answer
+        })
+      )
+      assert.strictEqual(warm.results[0]?.id, "late")
+      const [cold] = yield* session(settings, [{ query: "tea cups" }], false)
+      assert.deepStrictEqual(cold, warm)
+    })
+  )
+
   it.scoped("forgetting a fact removes its text from the index file, cold or warm", () =>
     Effect.gen(function* () {
       const { settings, dir, index } = setup()
