@@ -195,6 +195,9 @@ export const make = Effect.gen(function* () {
       copying = copied
       jobs.add(done)
       const job = Effect.gen(function* () {
+        // After the answer is on its way (the copy of a large corpus takes a while).
+        yield* yieldToIo
+        yield* yieldToIo
         const before = s.before
         const prepared: Prepared =
           before === undefined
