@@ -21,7 +21,7 @@ import * as Db from "./RecallIndexDb.js"
 import type { RecallHost } from "./RecallTypes.js"
 import * as Timeline from "./Timeline.js"
 
-const FORMAT = "1"
+const FORMAT = "2"
 
 const Stored = Schema.Struct({
   id: Schema.String,
@@ -95,7 +95,7 @@ export const matches = (meta: ReadonlyMap<string, string>, config: string, sourc
 
 /** A read-only BM25 view of one partition of the index; document ids are pool orders as strings. */
 const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm25View => {
-  const cache = new Map<string, ReadonlyArray<Db.Posting>>()
+  const cache = new Map<string, Db.Postings>()
   const postings = (term: string) => {
     const hit = cache.get(term)
     if (hit) return hit
@@ -112,10 +112,15 @@ const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm
       const d = doc(id)
       return d?.pid === pid ? d.length : undefined
     },
-    df: (term) => postings(term).length,
-    tf: (id, term) => postings(term).find((p) => p.ord === Number(id))?.tf ?? 0,
+    df: (term) => postings(term).length / 3,
+    tf: (id, term) => {
+      const p = postings(term)
+      for (let i = 0; i < p.length; i += 3) if (p[i] === Number(id)) return p[i + 1] ?? 0
+      return 0
+    },
     forEachPosting: (term, f) => {
-      for (const p of postings(term)) f(String(p.ord), p.tf, p.length)
+      const p = postings(term)
+      for (let i = 0; i < p.length; i += 3) f(String(p[i]), p[i + 1] ?? 0, p[i + 2] ?? 0)
     }
   }
 }

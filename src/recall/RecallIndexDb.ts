@@ -2,7 +2,8 @@
  * `recall_index.db`, the derived on-disk copy of a character's recall corpus (RecallIndex.ts decides when it
  * is read and written): per subject partition its size, total length and number of disputed reflections;
  * per recallable entry (`docs`, keyed by its pool order) its id, partition, BM25 length, term list and the
- * projected entry as JSON; per (partition, term, entry) the term frequency (`postings`); and in `meta` the
+ * projected entry as JSON; per (partition, term) its postings as one blob of little-endian float64 triples
+ * (pool order, term frequency, entry length) sorted by order (`postings`); and in `meta` the
  * tokenizer configuration and the stamps of the source files it was built from. A whole build goes to a
  * temporary file renamed into place (a reader never sees half an index); later changes are applied in one
  * transaction with `secure_delete` on and the WAL truncated afterwards, so removed text leaves the file.
@@ -21,8 +22,8 @@ CREATE TABLE IF NOT EXISTS parts (pid INTEGER PRIMARY KEY, key TEXT NOT NULL UNI
   total REAL NOT NULL, dynamic INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS docs (ord INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, pid INTEGER NOT NULL,
   length REAL NOT NULL, terms TEXT NOT NULL, entry TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS postings (pid INTEGER NOT NULL, term TEXT NOT NULL, ord INTEGER NOT NULL,
-  tf REAL NOT NULL, PRIMARY KEY (pid, term, ord)) WITHOUT ROWID;`
+CREATE TABLE IF NOT EXISTS postings (pid INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL,
+  UNIQUE (pid, term));`
 
 /** Term list of a doc row: terms joined by NUL (a recall term never holds one). */
 const SEP = "\u0000"
@@ -44,10 +45,30 @@ export interface DocRow {
   readonly entry: string
 }
 
-export interface Posting {
-  readonly ord: number
-  readonly tf: number
-  readonly length: number
+/** Postings of one term: (order, tf, length) triples, sorted by order. */
+export type Postings = Float64Array
+
+const toBlob = (p: Postings) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)
+const fromBlob = (b: Uint8Array): Postings => {
+  if (b.byteLength % 24 !== 0) throw new Error("recall index: malformed postings")
+  const copy = new Uint8Array(b.byteLength)
+  copy.set(b)
+  return new Float64Array(copy.buffer)
+}
+const decodeBlob = Schema.decodeUnknownSync(Schema.Uint8ArrayFromSelf)
+
+/** `p` without the orders of `drop`, with `add` merged in, by order. */
+const merged = (
+  p: Postings | undefined,
+  drop: ReadonlySet<number>,
+  add: ReadonlyArray<readonly [number, number, number]>
+) => {
+  const triples: Array<readonly [number, number, number]> = [...add]
+  if (p)
+    for (let i = 0; i < p.length; i += 3)
+      if (!drop.has(p[i] ?? -1)) triples.push([p[i] ?? 0, p[i + 1] ?? 0, p[i + 2] ?? 0])
+  triples.sort((a, b) => a[0] - b[0])
+  return Float64Array.from(triples.flat())
 }
 
 const PartRow = Schema.Struct({
@@ -59,7 +80,6 @@ const PartRow = Schema.Struct({
 })
 const decodeParts = Schema.decodeUnknownSync(Schema.Array(PartRow))
 const decodeMeta = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ key: Schema.String, value: Schema.String })))
-const decodePostings = Schema.decodeUnknownSync(Schema.Array(Schema.Tuple(Schema.Number, Schema.Number, Schema.Number)))
 const decodeDocs = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ pid: Schema.Number, length: Schema.Number })))
 const decodeEntries = Schema.decodeUnknownSync(Schema.Array(Schema.String))
 const decodeOld = Schema.decodeUnknownSync(
@@ -92,7 +112,7 @@ const openDb = (file: string, create: boolean) => {
 export interface IndexReader {
   readonly meta: ReadonlyMap<string, string>
   readonly parts: ReadonlyMap<string, PartStats & { readonly pid: number }>
-  readonly postings: (pid: number, term: string) => ReadonlyArray<Posting>
+  readonly postings: (pid: number, term: string) => Postings
   readonly doc: (ord: number) => { readonly pid: number; readonly length: number } | undefined
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
@@ -107,19 +127,17 @@ export const openReader = (dir: string): IndexReader => {
     const parts = new Map(
       decodeParts(db.prepare("SELECT pid, key, n, total, dynamic FROM parts").all()).map((p) => [p.key, p])
     )
-    const postings = db
-      .prepare(
-        "SELECT p.ord, p.tf, d.length FROM postings p JOIN docs d ON d.ord = p.ord WHERE p.pid = ? AND p.term = ?"
-      )
-      .raw()
+    const postings = db.prepare("SELECT data FROM postings WHERE pid = ? AND term = ?").pluck()
     const entry = db.prepare("SELECT entry FROM docs WHERE ord = ?").pluck()
     const doc = db.prepare("SELECT pid, length FROM docs WHERE ord = ?")
     const entries = db.prepare("SELECT entry FROM docs WHERE pid = ? ORDER BY ord").pluck()
     return {
       meta,
       parts,
-      postings: (pid, term) =>
-        decodePostings(postings.all(pid, term)).map(([ord, tf, length]) => ({ ord, tf, length })),
+      postings: (pid, term) => {
+        const blob: unknown = postings.get(pid, term)
+        return blob === undefined ? new Float64Array(0) : fromBlob(decodeBlob(blob))
+      },
       doc: (ord) => decodeDocs([doc.get(ord)].filter((x) => x !== undefined))[0],
       entry: (ord) => decodeEntries([entry.get(ord)].filter((x) => x !== undefined))[0],
       entries: (pid) => decodeEntries(entries.all(pid)),
@@ -141,7 +159,7 @@ const writer = (db: Database.Database) => {
     )
     .pluck()
   const insertDoc = db.prepare("INSERT INTO docs (ord, id, pid, length, terms, entry) VALUES (?, ?, ?, ?, ?, ?)")
-  const insertPosting = db.prepare("INSERT INTO postings (pid, term, ord, tf) VALUES (?, ?, ?, ?)")
+  const putPostings = db.prepare("INSERT OR REPLACE INTO postings (pid, term, data) VALUES (?, ?, ?)")
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
   const pidOf = (key: string) => {
     const pid = pids.get(key)
@@ -157,8 +175,9 @@ const writer = (db: Database.Database) => {
     },
     doc: (d: DocRow) =>
       insertDoc.run(d.ord, d.id, pidOf(d.partition), d.length, d.terms.map((t) => t[0]).join(SEP), d.entry),
-    posting: (partition: string, term: string, ord: number, tf: number) =>
-      insertPosting.run(pidOf(partition), term, ord, tf),
+    pidOf,
+    postings: (partition: string, term: string, p: Postings) => putPostings.run(pidOf(partition), term, toBlob(p)),
+    postingsOf: (pid: number, term: string, p: Postings) => putPostings.run(pid, term, toBlob(p)),
     meta: (values: ReadonlyMap<string, string>) => {
       for (const [k, v] of values) setMeta.run(k, v)
     }
@@ -209,22 +228,41 @@ export const update = (
   const db = openDb(indexFile(dir), false)
   try {
     const old = db.prepare("SELECT ord, pid, terms FROM docs WHERE id = ?")
-    const dropPosting = db.prepare("DELETE FROM postings WHERE pid = ? AND term = ? AND ord = ?")
     const dropDoc = db.prepare("DELETE FROM docs WHERE ord = ?")
     const readMeta = db.prepare("SELECT key, value FROM meta")
+    const readPostings = db.prepare("SELECT data FROM postings WHERE pid = ? AND term = ?").pluck()
+    const dropPostings = db.prepare("DELETE FROM postings WHERE pid = ? AND term = ?")
     const done = db.transaction(() => {
       const meta = new Map(decodeMeta(readMeta.all()).map((r) => [r.key, r.value]))
       if (!change.still(meta)) return false
       const w = writer(db)
       w.parts(change.parts)
+      // Per (partition, term): the orders leaving it and the triples joining it.
+      const touched = new Map<
+        string,
+        { pid: number; term: string; drop: Set<number>; add: Array<readonly [number, number, number]> }
+      >()
+      const at = (pid: number, term: string) => {
+        const key = `${pid}${SEP}${term}`
+        const t = touched.get(key) ?? { pid, term, drop: new Set<number>(), add: [] }
+        touched.set(key, t)
+        return t
+      }
       for (const id of change.ids)
         for (const o of decodeOld(old.all(id))) {
-          for (const term of o.terms === "" ? [] : o.terms.split(SEP)) dropPosting.run(o.pid, term, o.ord)
+          for (const term of o.terms === "" ? [] : o.terms.split(SEP)) at(o.pid, term).drop.add(o.ord)
           dropDoc.run(o.ord)
         }
       for (const d of change.docs) {
         w.doc(d)
-        for (const [term, tf] of d.terms) w.posting(d.partition, term, d.ord, tf)
+        const pid = w.pidOf(d.partition)
+        for (const [term, tf] of d.terms) at(pid, term).add.push([d.ord, tf, d.length])
+      }
+      for (const t of touched.values()) {
+        const blob: unknown = readPostings.get(t.pid, t.term)
+        const next = merged(blob === undefined ? undefined : fromBlob(decodeBlob(blob)), t.drop, t.add)
+        if (next.length === 0) dropPostings.run(t.pid, t.term)
+        else w.postingsOf(t.pid, t.term, next)
       }
       w.meta(change.meta)
       return true

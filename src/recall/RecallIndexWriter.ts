@@ -18,7 +18,7 @@ import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
 
 const DOC_SLICE = 5000
-const POSTING_SLICE = 50_000
+const POSTING_SLICE = 200_000
 
 export interface Synced {
   readonly dir: string
@@ -55,8 +55,7 @@ const docRow = (corpus: RecallCorpus, id: string): Db.DocRow | undefined => {
 interface TermPostings {
   readonly key: string
   readonly term: string
-  readonly ords: Float64Array
-  readonly tfs: Float64Array
+  readonly triples: Db.Postings
 }
 
 /** A whole copy of the corpus: docs by pool order, postings by (partition, term, order). */
@@ -71,15 +70,10 @@ const snapshot = (corpus: RecallCorpus) => {
       if (row) docs.push(row)
     }
     for (const term of [...p.index.terms()].sort()) {
-      const pairs: Array<readonly [number, number]> = []
-      p.index.forEachPosting(term, (id, tf) => pairs.push([corpus.order(id), tf]))
-      pairs.sort((a, b) => a[0] - b[0])
-      postings.push({
-        key,
-        term,
-        ords: Float64Array.from(pairs, (x) => x[0]),
-        tfs: Float64Array.from(pairs, (x) => x[1])
-      })
+      const triples: Array<readonly [number, number, number]> = []
+      p.index.forEachPosting(term, (id, tf, length) => triples.push([corpus.order(id), tf, length]))
+      triples.sort((a, b) => a[0] - b[0])
+      postings.push({ key, term, triples: Float64Array.from(triples.flat()) })
     }
   }
   docs.sort((a, b) => a.ord - b.ord)
@@ -113,10 +107,9 @@ const writeWhole = (s: Synced, snap: ReturnType<typeof snapshot>) =>
       while (at < snap.postings.length) {
         const from = at
         let rows = 0
-        while (at < snap.postings.length && rows < POSTING_SLICE) rows += snap.postings[at++]?.ords.length ?? 0
+        while (at < snap.postings.length && rows < POSTING_SLICE) rows += (snap.postings[at++]?.triples.length ?? 0) / 3
         yield* step((w) => {
-          for (const t of snap.postings.slice(from, at))
-            t.ords.forEach((ord, j) => w.posting(t.key, t.term, ord, t.tfs[j] ?? 0))
+          for (const t of snap.postings.slice(from, at)) w.postings(t.key, t.term, t.triples)
         })
       }
       if (s.current() !== s.after) return yield* Effect.fail(new Moved())
