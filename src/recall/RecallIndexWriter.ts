@@ -19,6 +19,8 @@ import * as Db from "./RecallIndexDb.js"
 
 const DOC_SLICE = 5000
 const POSTING_SLICE = 200_000
+/** Units of copying (a posting 1, an entry 10) between two yields to pending I/O. */
+const COPY_SLICE = 50_000
 
 export interface Synced {
   readonly dir: string
@@ -58,34 +60,53 @@ interface TermPostings {
   readonly triples: Db.Postings
 }
 
-/** A whole copy of the corpus: docs by pool order, postings by (partition, term, order). */
-const snapshot = (corpus: RecallCorpus) => {
-  const docs: Array<Db.DocRow> = []
-  const postings: Array<TermPostings> = []
-  for (const key of corpus.keys()) {
-    const p = corpus.live(key)
-    if (p === undefined) continue
-    for (const id of p.members.keys()) {
-      const row = docRow(corpus, id)
-      if (row) docs.push(row)
-    }
-    for (const term of [...p.index.terms()].sort()) {
-      const triples: Array<readonly [number, number, number]> = []
-      p.index.forEachPosting(term, (id, tf, length) => triples.push([corpus.order(id), tf, length]))
-      triples.sort((a, b) => a[0] - b[0])
-      postings.push({ key, term, triples: Float64Array.from(triples.flat()) })
-    }
-  }
-  docs.sort((a, b) => a.ord - b.ord)
-  return { docs, postings, parts: partStats(corpus) }
+interface Snapshot {
+  readonly docs: ReadonlyArray<Db.DocRow>
+  readonly postings: ReadonlyArray<TermPostings>
+  readonly parts: ReadonlyArray<Db.PartStats>
 }
+
+/**
+ * A whole copy of the corpus (docs by pool order, postings by partition, term and order), taken in slices with
+ * pending I/O let through between them; the caller keeps the corpus from changing meanwhile.
+ */
+const snapshot = (corpus: RecallCorpus): Effect.Effect<Snapshot> =>
+  Effect.gen(function* () {
+    const docs: Array<Db.DocRow> = []
+    const postings: Array<TermPostings> = []
+    let work = 0
+    const step = (n: number) => {
+      work += n
+      if (work < COPY_SLICE) return Effect.void
+      work = 0
+      return yieldToIo
+    }
+    for (const key of corpus.keys()) {
+      const p = corpus.live(key)
+      if (p === undefined) continue
+      for (const id of [...p.members.keys()]) {
+        const row = docRow(corpus, id)
+        if (row) docs.push(row)
+        yield* step(10)
+      }
+      for (const term of [...p.index.terms()].sort()) {
+        const triples: Array<readonly [number, number, number]> = []
+        p.index.forEachPosting(term, (id, tf, length) => triples.push([corpus.order(id), tf, length]))
+        triples.sort((a, b) => a[0] - b[0])
+        postings.push({ key, term, triples: Float64Array.from(triples.flat()) })
+        yield* step(1 + triples.length)
+      }
+    }
+    docs.sort((a, b) => a.ord - b.ord)
+    return { docs, postings, parts: partStats(corpus) }
+  })
 
 class Moved {
   readonly _tag = "Moved"
 }
 
 /** Writes a snapshot to a fresh file in slices; false when the sources moved meanwhile. */
-const writeWhole = (s: Synced, snap: ReturnType<typeof snapshot>) =>
+const writeWhole = (s: Synced, snap: Snapshot) =>
   Effect.gen(function* () {
     const build = Db.build(s.dir)
     const step = (f: Parameters<typeof build.slice>[0]) =>
@@ -158,15 +179,17 @@ export const make = Effect.gen(function* () {
   const jobs = new Set<Deferred.Deferred<void>>()
 
   type Prepared =
-    | { readonly _tag: "Whole"; readonly snap: ReturnType<typeof snapshot> }
+    | { readonly _tag: "Whole"; readonly snap: Snapshot }
     | { readonly _tag: "Change"; readonly before: string; readonly change: ReturnType<typeof changeOf> }
 
   const write = (s: Synced, prepared: Prepared) =>
     Effect.gen(function* () {
       if (prepared._tag === "Change" && (yield* applyChange(s, prepared.before, prepared.change))) return
       if ((yield* mirrors(s)) || s.current() !== s.after) return
-      // Sources unchanged since the report: the corpus is still in the reported state (it changes only with them).
-      const done = yield* writeWhole(s, prepared._tag === "Whole" ? prepared.snap : snapshot(s.corpus))
+      // Sources unchanged since the report: the corpus is still in the reported state (it changes only with them);
+      // writeWhole checks them again before its first slice, so a change during this copy drops it.
+      const snap = prepared._tag === "Whole" ? prepared.snap : yield* snapshot(s.corpus)
+      const done = yield* writeWhole(s, snap)
       yield* Effect.logDebug("recall index written").pipe(Effect.annotateLogs({ dir: s.dir, complete: done }))
     }).pipe(
       Effect.catchAllCause((cause) =>
@@ -194,7 +217,7 @@ export const make = Effect.gen(function* () {
         const before = s.before
         const prepared: Prepared =
           before === undefined
-            ? { _tag: "Whole", snap: snapshot(s.corpus) }
+            ? { _tag: "Whole", snap: yield* snapshot(s.corpus) }
             : { _tag: "Change", before, change: changeOf(s) }
         yield* Deferred.succeed(copied, undefined)
         yield* write(s, prepared)
