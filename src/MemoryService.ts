@@ -28,6 +28,8 @@ import type { MemorySubject } from "./domain/Subject.js"
 import type { LlmError } from "./llm/LlmClient.js"
 import type { ScopedForgetStats, SubjectWrite } from "./scoped/ScopedCommands.js"
 import * as ScopedHistory from "./scoped/ScopedHistory.js"
+import type { OwnerSignalJob } from "./scoped/OwnerSignalsWrite.js"
+import type { OwnerSignalEvent } from "./trust/OwnerSignals.js"
 import type { Segment } from "./scoped/ScopedRequests.js"
 import type { Written } from "./scoped/ScopedWrite.js"
 import type { StoreError } from "./store/DurableFs.js"
@@ -103,6 +105,11 @@ export interface MemoryOperations {
     segments: ReadonlyArray<Segment>,
     language: Language | undefined
   ) => Effect.Effect<ReadonlyArray<SegmentOutcome>, MemoryError>
+  /** The owner segments' trust signals, judged and written onto the facts; per job, the durable events. */
+  readonly scopedTrustSignals: (
+    name: string,
+    jobs: ReadonlyArray<OwnerSignalJob>
+  ) => Effect.Effect<ReadonlyArray<ReadonlyArray<OwnerSignalEvent>>, MemoryError>
   readonly scopedContext: (
     name: string,
     subjects: ReadonlyArray<MemorySubject>,
@@ -205,9 +212,7 @@ export const scopedHistoryOf = (ops: Pick<MemoryOperations, "scopedWrite" | "pro
           Option.getOrUndefined(Option.flatMap(yield* Effect.option(ops.promptLocale(raw)), (l) => l.language)) ??
           normaliseLanguage(tunables.default_language) ??
           "en"
-        const found = yield* Effect.forEach(segments, (s) =>
-          Effect.either(extraction.extract(s, { language: lang, character: raw }))
-        )
+        const found = yield* extraction.extractAll(segments, { language: lang, character: raw })
         const writes = segments.flatMap((s, i) => {
           const f = found[i]
           return f !== undefined && Either.isRight(f)
@@ -254,7 +259,7 @@ export const makeLocal = Effect.gen(function* () {
   const scopedWrite = (raw: string, writes: ReadonlyArray<SubjectWrite>) =>
     ask<ReadonlyArray<Written>>(raw, (reply) => ({ _tag: "ScopedWrite", writes, reply }))
   const queryMemory = (raw: string, input: QueryRequest) =>
-    ask<QueryResult>(raw, (reply) => ({ _tag: "QueryMemory", input, reply })).pipe(
+    Effect.flatMap(named(raw), (name) => registry.query(name, input)).pipe(
       Effect.catchTags({
         StoreError: (e) => degraded(e, input),
         ActorDefect: (e) => degraded(e, input)
@@ -298,6 +303,12 @@ export const makeLocal = Effect.gen(function* () {
     recallText: yield* recallTextOf(queryMemory),
     scopedWrite,
     scopedHistory: yield* scopedHistoryOf({ scopedWrite, promptLocale }),
+    scopedTrustSignals: (raw, jobs) =>
+      ask<ReadonlyArray<ReadonlyArray<OwnerSignalEvent>>>(raw, (reply) => ({
+        _tag: "ScopedTrustSignals",
+        jobs,
+        reply
+      })),
     scopedContext: (raw, subjects, language) =>
       ask<string>(raw, (reply) => ({ _tag: "ScopedContext", subjects, language, reply })),
     scopedMentions: (raw, subjects, text) =>

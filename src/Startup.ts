@@ -6,8 +6,11 @@
  * awaited), and its persona ensured (character-card sync, legacy `settings.json` import, the one-time
  * evidence migration). With a trusted due-work index (DueWork.ts) only the configured characters and those
  * with due work are loaded: a character marked settled has no journal line past its sentinel and no pending
- * op, since every journal write marks it due first. Only then is the runtime ready and `Recovered` completed, which starts the
- * maintenance loops and the embedding warm-up.
+ * op, since every journal write marks it due first; of the others (every directory without a trusted index)
+ * only those whose journal's last event is not the sentinel's or whose outbox holds an open op
+ * (store/JournalTail.ts) are loaded.
+ * Only then is the runtime ready and `Recovered` completed, which starts the maintenance loops and the
+ * embedding warm-up.
  */
 import { Clock, Deferred, Effect, Option, Ref } from "effect"
 import * as path from "node:path"
@@ -19,6 +22,7 @@ import { Recovered, RuntimeStatus } from "./RuntimeStatus.js"
 import { AppFiles } from "./store/AppFiles.js"
 import type { StoreError } from "./store/DurableFs.js"
 import * as CharacterDirs from "./store/CharacterDirs.js"
+import * as JournalTail from "./store/JournalTail.js"
 import * as FlatArchive from "./store/FlatArchive.js"
 import * as LegacyLayout from "./store/LegacyLayout.js"
 import { DueWork } from "./maintenance/DueWork.js"
@@ -60,8 +64,13 @@ export const recover = Effect.gen(function* () {
       Effect.logError("character directories unreadable").pipe(Effect.annotateLogs({ error: e.message }), Effect.as([]))
     )
   )
+  // Of the characters the due-work index calls unsettled (every directory without a trusted index), only those
+  // with journal events to replay or outbox ops to drain are loaded; time-driven work waits for the
+  // maintenance passes, for which they stay due.
   const unsettled = yield* (yield* DueWork).unsettled
-  const listed = Option.getOrElse(unsettled, () => dirs)
+  const listed = Option.getOrElse(unsettled, () => dirs).filter((name) =>
+    JournalTail.recoveryDue(path.join(settings.dataDir, name))
+  )
   const names = [...new Set([...listed, ...configured.flatMap(CharacterDirs.characterOf)])].filter((n) =>
     placement.owns(n)
   )

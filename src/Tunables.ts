@@ -147,6 +147,7 @@ export const tunableDefaults = {
   actor_max_live: 500,
   actor_max_live_mb: 1024,
   actor_handle_release_seconds: 60,
+  actor_view_release_seconds: 300,
   maintenance_settle_seconds: 900,
   maintenance_recheck_seconds: 43200,
   actor_mailbox_capacity: 256,

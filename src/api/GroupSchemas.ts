@@ -134,6 +134,7 @@ export const MentionsAnswer = Schema.Struct({ status: Schema.Literal("recorded",
 /** What `scoped_forget` reports, N.E.K.O.'s counters (kioku's `display_name`: the name row went too). */
 export const ScopedForgetStats = Schema.Struct({
   pending_dedup: Num,
+  prompt_locale: Num,
   facts: Num,
   facts_archive: Num,
   reflections: Num,

@@ -4,7 +4,9 @@
  * every caller of the group is answered only after its turns are durable — `/process`, `/renew` and `/settle`
  * callers, as in N.E.K.O., only once the compression they started is over (the mailbox stays free meanwhile).
  * Reads flush pending writes first, so they observe every earlier command; `new_dialog` waits while a
- * settle is in flight.
+ * settle is in flight. `/query_memory` does not queue behind a batch or a lane job: `query` runs recall on the
+ * loaded state under the actor's read lock, which the release of handles and views takes too (an answered write
+ * is already applied, so a query sent after its answer sees it).
  */
 import { Deferred, Effect, Option, type Scope } from "effect"
 import { transition } from "xstate"
@@ -40,11 +42,17 @@ import type { DerivedClaims } from "../runtime/DerivedClaims.js"
 import { makeReads } from "./Reads.js"
 import * as ReadCommands from "./ReadCommands.js"
 import * as Recall from "../recall/Recall.js"
+import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
 import * as WriteCommit from "./WriteCommit.js"
 import * as IdleRelease from "./IdleRelease.js"
 import { DueWork } from "../maintenance/DueWork.js"
+
+/** A character's actor: its mailbox, and `/query_memory` served beside it. */
+export interface CharacterActorRef extends Actor.ActorRef<Command> {
+  readonly query: (input: QueryRequest) => Effect.Effect<QueryResult, StoreError | Actor.ActorDefect>
+}
 
 const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
 
@@ -96,12 +104,6 @@ export const make = (name: CharacterName) =>
       speakers: speakerNames,
       language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
     })
-    const scoped = ScopedHandler.make({
-      tunables: t,
-      speakers: speakerNames,
-      count: memory.count,
-      trackMentions: memory.trackMentions
-    })
     const intake = yield* FactIntake.make<State.CharacterState>({
       tunables: t,
       scope,
@@ -110,11 +112,15 @@ export const make = (name: CharacterName) =>
       later,
       afterFacts: memory.signals.mapFacts
     })
-    const recall = yield* Recall.make({
+    const scoped = ScopedHandler.make({
       tunables: t,
       speakers: speakerNames,
-      vectors: yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
+      count: memory.count,
+      trackMentions: memory.trackMentions,
+      dedup: intake.dedup
     })
+    const recallVectors = yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
+    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: recallVectors.seam })
     const outbox = yield* OutboxDrain.make({
       name,
       tunables: t,
@@ -137,6 +143,9 @@ export const make = (name: CharacterName) =>
 
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */
     let current: State.CharacterState | undefined
+    /** Held by a query and by whatever closes what a query reads (handles, views, the state). */
+    const readLock = yield* Effect.makeSemaphore(1)
+    const locked = readLock.withPermits(1)
     const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
     /** A lane command's work; a job queued before the state was reloaded answers its caller with a defect. */
     const background = (state: State.CharacterState, envelope: Actor.Envelope<Command>) =>
@@ -193,7 +202,10 @@ export const make = (name: CharacterName) =>
       tunables: t,
       scope,
       tell: inbox.tell,
-      busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle()
+      busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle(),
+      releaseHandles: (state) => locked(State.release(state)),
+      releaseViews: (state) =>
+        locked(Effect.all([State.releaseViews(state), recall.release, recallVectors.release(state)], { discard: true }))
     })
     const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
     const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })
@@ -247,7 +259,7 @@ export const make = (name: CharacterName) =>
               else if (a.type === "renderDialog") yield* render
             }
           } else if (c._tag === "QueryMemory") {
-            yield* Deferred.succeed(c.reply, yield* recall.query(state, c.input))
+            yield* Deferred.succeed(c.reply, yield* locked(recall.query(state, c.input)))
           } else if (yield* readCommands.handle(state, c)) {
             continue
           } else if (c._tag === "AwaitBackground") {
@@ -293,7 +305,14 @@ export const make = (name: CharacterName) =>
           Effect.gen(function* () {
             yield* Effect.all(state.deferredDialogs, { discard: true })
             yield* recent.abandon(state)
-            yield* State.release(state)
+            yield* locked(
+              Effect.zipRight(
+                State.release(state),
+                Effect.sync(() => {
+                  if (current === state) current = undefined
+                })
+              )
+            )
           })
       },
       { capacity: t.actor_mailbox_capacity, maxBatch: t.actor_max_batch, mailbox: inbox }
@@ -303,9 +322,17 @@ export const make = (name: CharacterName) =>
       scope,
       Effect.suspend(() => (current ? Effect.zipRight(settle(current), idleRelease.worked(current)) : Effect.void))
     )
-    return ref
+    /** `/query_memory` beside the mailbox, on the state it has loaded (through the mailbox until then). */
+    const query = (input: QueryRequest): Effect.Effect<QueryResult, StoreError | Actor.ActorDefect> =>
+      Effect.flatMap(ref.health, (health) => {
+        const state = current
+        if (state === undefined || health._tag !== "Running")
+          return ref.ask<QueryResult, StoreError>((reply) => ({ _tag: "QueryMemory", input, reply }))
+        return idleRelease.used(state).pipe(Effect.zipRight(locked(recall.query(state, input))))
+      })
+    return { ...ref, query }
   }) satisfies Effect.Effect<
-    Actor.ActorRef<Command>,
+    CharacterActorRef,
     StoreError | Actor.ActorDefect,
     | Scope.Scope
     | KiokuConfig

@@ -9,6 +9,7 @@
  * new requests for those names wait, the ones in flight are given `exclusiveWait` to finish (else
  * `CharacterBusy`), then the idle actors are closed and their handover awaited.
  */
+import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import { Cause, Clock, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema, Scope } from "effect"
 import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -44,6 +45,8 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       name: CharacterName,
       build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command
     ) => Effect.Effect<A, E | ActorDefect | StoreError>
+    /** `/query_memory` beside the character's mailbox (CharacterActor.ts). */
+    readonly query: (name: CharacterName, input: QueryRequest) => Effect.Effect<QueryResult, ActorDefect | StoreError>
     /** Sends a command that expects no reply. */
     readonly tell: (name: CharacterName, command: Command) => Effect.Effect<void, StoreError | ActorDefect>
     /** Touches the character so its actor loads (and reconciles) now. */
@@ -193,6 +196,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       return {
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
           using(name, (actor) => actor.ask(build)),
+        query: (name, input) => using(name, (actor) => actor.query(input)),
         warm: (name) => using(name, () => Effect.void),
         tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),

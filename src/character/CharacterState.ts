@@ -200,6 +200,16 @@ export const release = (state: CharacterState) =>
     state.turnVectors = undefined
   })
 
+/** Drops the decoded views (facts, reflections, persona and its corrections); each is read again on its next use. */
+export const handlesOpen = (state: CharacterState) =>
+  state.timeIndex !== undefined || state.vectors !== undefined || state.turnVectors !== undefined
+
+export const viewsHeld = (state: CharacterState) =>
+  state.facts.held() || state.reflections.held() || state.persona.held()
+
+export const releaseViews = (state: CharacterState) =>
+  Effect.all([state.facts.release, state.reflections.release, state.persona.release], { discard: true })
+
 /** Notes the change and marks the character due, before a journal append. */
 const beforeJournal = (state: CharacterState, marker: Effect.Effect<void>) =>
   Clock.currentTimeMillis.pipe(

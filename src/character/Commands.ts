@@ -39,6 +39,9 @@ export interface CharacterStatus {
   readonly pendingOps: number
   readonly compressing: boolean
   readonly items: number
+  /** Whether the actor holds SQLite handles, and decoded views (IdleRelease.ts releases both when idle). */
+  readonly handlesOpen: boolean
+  readonly viewsHeld: boolean
 }
 
 export interface MaintenanceReport {

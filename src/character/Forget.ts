@@ -2,7 +2,8 @@
  * Forgetting facts so that their text is gone, not just unreferenced. Inside the character's mailbox: the
  * forget is journaled (`fact.forgotten`, ids and reason only) and applied (out of facts.json and the archive
  * shards), then completed: every earlier journal line carrying the forgotten text becomes a tombstone (one
- * atomic rewrite of `events.ndjson`), the vector rows and dedup pairs go, and the checkpoint moves the sentinel
+ * atomic rewrite of `events.ndjson`), the vector rows, dedup pairs and near-duplicate index rows
+ * (`facts_fts_v2`) go, and the checkpoint moves the sentinel
  * past the forget. A crash before that checkpoint leaves the forget past the sentinel, so the replay at load
  * applies it again and `completeAtLoad` redoes the completion; every step is idempotent. Conversation turns
  * (time_indexed.db, recent.json, the outbox's extraction ops) are not part of a fact and stay.
@@ -22,7 +23,7 @@ import { removeIndex } from "../recall/RecallIndexDb.js"
 import { vectorStoreOf } from "../vectors/VectorBackfill.js"
 import type { VectorCache } from "../vectors/VectorsHost.js"
 import { VECTORS_FILE, type VectorKind } from "../vectors/VectorStore.js"
-import type { CharacterViews } from "./Apply.js"
+import { timeIndexOf, type CharacterViews } from "./Apply.js"
 
 export type ForgetHost = CharacterViews & VectorCache
 
@@ -65,6 +66,8 @@ const complete = (state: ForgetHost, ids: ReadonlySet<string>, reason: string, a
     yield* DedupQueue.make(state.dir)
       .forget(ids)
       .pipe(Effect.mapError((e) => new StoreError({ op: "forget", file: state.dir, message: e.message })))
+    const ti = yield* timeIndexOf(state, false)
+    if (Option.isSome(ti)) yield* ti.value.unindexFacts([...ids])
     yield* state.checkpoint
     yield* Effect.logInfo("facts forgotten").pipe(Effect.annotateLogs({ facts: ids.size, lines: rewritten }))
   })

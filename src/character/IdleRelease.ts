@@ -1,9 +1,10 @@
 /**
  * An actor idle for `actor_handle_release_seconds` closes its SQLite handles (time index, vectors, turn
- * vectors) after a checkpoint, long before the registry evicts it; the next command that needs one reopens it
- * (every handle is opened lazily). Only requests count as use: maintenance visits, background results and
- * the check itself do not, so handles a maintenance pass reopened close again after the same wait, and an
- * actor whose handles are closed keeps no timer running.
+ * vectors) after a checkpoint, and once idle for `actor_view_release_seconds` (0: never) it drops its decoded
+ * views, recall corpus and recall vectors too — both long before the registry evicts it; the next command that
+ * needs one reopens or decodes it again (every handle and view is loaded lazily). Only requests count as use:
+ * maintenance visits, background results and the check itself do not, so what a maintenance pass loaded is
+ * released again after the same wait, and an actor that holds nothing keeps no timer running.
  */
 import { Clock, Effect, type Scope } from "effect"
 import type { Tunables } from "../Tunables.js"
@@ -11,7 +12,7 @@ import * as State from "./CharacterState.js"
 import type { Command } from "./Commands.js"
 import { inLane } from "./LaneCommands.js"
 
-/** Commands the actor sends itself (timers, background results, quiet waits): not a use of its handles. */
+/** Commands the actor sends itself (timers, background results, quiet waits) and its status: not a use. */
 const INTERNAL: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
   "ReleaseHandles",
   "Checkpoint",
@@ -22,14 +23,12 @@ const INTERNAL: ReadonlySet<Command["_tag"]> = new Set<Command["_tag"]>([
   "CompressRetry",
   "IdleCheck",
   "ReviewDone",
-  "ReviewFailed"
+  "ReviewFailed",
+  "Status"
 ])
 
 /** Whether a command is a request that uses the character (lane jobs are background work). */
 export const isUse = (c: Command): boolean => !INTERNAL.has(c._tag) && !inLane(c)
-
-const handlesOpen = (state: State.CharacterState) =>
-  state.timeIndex !== undefined || state.vectors !== undefined || state.turnVectors !== undefined
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -37,8 +36,14 @@ export const make = (deps: {
   readonly tell: (command: Command) => Effect.Effect<void>
   /** Whether background work (compression, review, drain, lane job) still needs the handles. */
   readonly busy: (state: State.CharacterState) => boolean
+  /** Checkpoints and closes the SQLite handles. */
+  readonly releaseHandles: (state: State.CharacterState) => Effect.Effect<void>
+  /** Drops the decoded views and what recall built from them. */
+  readonly releaseViews: (state: State.CharacterState) => Effect.Effect<void>
 }) => {
   const after = deps.tunables.actor_handle_release_seconds * 1000
+  const viewsAfter = deps.tunables.actor_view_release_seconds * 1000
+  const viewsHeld = (state: State.CharacterState) => viewsAfter > 0 && State.viewsHeld(state)
 
   const schedule = (state: State.CharacterState, delayMillis: number) =>
     state.releaseScheduled
@@ -60,16 +65,20 @@ export const make = (deps: {
     })
 
   /** After background work: a check is planned while any handle is open. */
-  const worked = (state: State.CharacterState) => (handlesOpen(state) ? schedule(state, after) : Effect.void)
+  const worked = (state: State.CharacterState) =>
+    State.handlesOpen(state) || viewsHeld(state) ? schedule(state, after) : Effect.void
 
-  /** The scheduled check: closes the handles when idle long enough, else checks again later. */
+  /** The scheduled check: closes the handles, then drops the views, when idle long enough; else checks later. */
   const check = (state: State.CharacterState) =>
     Effect.gen(function* () {
       state.releaseScheduled = false
-      const wait = after - ((yield* Clock.currentTimeMillis) - state.lastUseAt)
-      if (wait > 0) return yield* schedule(state, wait)
+      const idle = (yield* Clock.currentTimeMillis) - state.lastUseAt
+      if (idle < after) return yield* schedule(state, after - idle)
       if (deps.busy(state)) return yield* schedule(state, after)
-      yield* State.release(state)
+      if (State.handlesOpen(state)) yield* deps.releaseHandles(state)
+      if (!viewsHeld(state)) return
+      if (idle < viewsAfter) return yield* schedule(state, viewsAfter - idle)
+      yield* deps.releaseViews(state)
     })
 
   return { used, worked, check }

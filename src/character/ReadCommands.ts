@@ -47,7 +47,9 @@ export const make = (deps: ReadDeps) => {
           unappliedEvents: state.unapplied.length,
           pendingOps: state.outbox.pending().length,
           compressing: deps.compressing(state),
-          items: view.items.length
+          items: view.items.length,
+          handlesOpen: State.handlesOpen(state),
+          viewsHeld: State.viewsHeld(state)
         })
         return true
       }

@@ -21,6 +21,7 @@ import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
 import { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
 import { ScopedForgetStats, SubjectSchema, SubjectWriteSchema, WrittenSchema } from "../scoped/ScopedCommands.js"
+import { OwnerSignalJobSchema, OwnerSignalsAnswer } from "../scoped/OwnerSignalsWrite.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))
 const ReadInput = { language: Lang, renderLanguage: Lang }
@@ -35,7 +36,9 @@ export const CharacterStatus = Schema.Struct({
   unappliedEvents: Schema.Number,
   pendingOps: Schema.Number,
   compressing: Schema.Boolean,
-  items: Schema.Number
+  items: Schema.Number,
+  handlesOpen: Schema.Boolean,
+  viewsHeld: Schema.Boolean
 })
 
 export const RecentSnapshot = Schema.Struct({
@@ -104,6 +107,7 @@ export const Character = Entity.make("Character", [
     Schema.String
   ),
   op("ScopedMentions", { subjects: Schema.Array(SubjectSchema), text: Schema.String }, Schema.Void),
+  op("ScopedTrustSignals", { jobs: Schema.Array(OwnerSignalJobSchema) }, OwnerSignalsAnswer),
   op("ScopedForget", { subject: SubjectSchema }, ScopedForgetStats),
   op("Status", {}, CharacterStatus),
   op("AwaitBackground", {}, Schema.Void),

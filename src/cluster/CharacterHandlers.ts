@@ -64,6 +64,7 @@ export const CharacterHandlers = Layer.unwrapEffect(
           ScopedWrite: ({ payload }) => local.scopedWrite(raw, payload.writes),
           ScopedContext: ({ payload }) => local.scopedContext(raw, payload.subjects, payload.language),
           ScopedMentions: ({ payload }) => local.scopedMentions(raw, payload.subjects, payload.text),
+          ScopedTrustSignals: ({ payload }) => local.scopedTrustSignals(raw, payload.jobs),
           ScopedForget: ({ payload }) => local.scopedForget(raw, payload.subject),
           Status: () => local.status(raw),
           AwaitBackground: () => local.awaitBackground(raw),

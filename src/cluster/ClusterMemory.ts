@@ -63,6 +63,7 @@ export const ClusterMemory = Layer.effect(
       scopedHistory: yield* scopedHistoryOf({ scopedWrite, promptLocale }),
       scopedContext: (raw, subjects, language) =>
         send(raw, (c) => c.ScopedContext({ subjects, ...(language !== undefined ? { language } : {}) })),
+      scopedTrustSignals: (raw, jobs) => send(raw, (c) => c.ScopedTrustSignals({ jobs })),
       scopedMentions: (raw, subjects, text) => send(raw, (c) => c.ScopedMentions({ subjects, text })),
       scopedForget: (raw, subject) => send(raw, (c) => c.ScopedForget({ subject })),
       status: (raw) => send(raw, (c) => c.Status({})),

@@ -16,6 +16,9 @@ export const normaliseLanguage = (raw: string | undefined | null): Language | un
   return languages.find((l) => l === base)
 }
 
+/** The stored code of a language: Simplified Chinese as `zh-CN` (N.E.K.O.'s full form), the rest as they are. */
+export const storedCode = (language: Language): string => (language === "zh" ? "zh-CN" : language)
+
 type Table = Readonly<Record<Language, string>>
 
 const fill = (template: string, values: Readonly<Record<string, string | number>>): string =>

@@ -1,6 +1,7 @@
 /**
  * `facts_pending_dedup.json`: near-duplicate pairs waiting for arbitration, as N.E.K.O. stores them
- * (`candidate_id`, `existing_id`, `entity`, `cosine`, `queued_at`, `detector`, `text_overlap`). A lost
+ * (`candidate_id`, `existing_id`, `entity`, `cosine`, `queued_at`, `detector`, `text_overlap`; a group-chat
+ * pair also `subject_key`, `scope` and the `candidate_`/`existing_` subject fields). A lost
  * write only loses a chance to merge, so the queue is a plain atomic view, not journaled.
  */
 import { Effect, Option, Schema } from "effect"
@@ -41,6 +42,21 @@ export const make = (dir: string) => {
         Effect.flatMap((current) => {
           const kept = current.filter((p) => !ids.has(p.candidate_id) && !ids.has(p.existing_id))
           return kept.length === current.length ? Effect.void : view.write(kept)
+        })
+      ),
+    /**
+     * Drops, before a `scoped_forget`, the pairs of one subject: those queued under its key and scope and those
+     * naming one of its facts `ids`; answers how many went (N.E.K.O.'s `pending_dedup`).
+     */
+    forgetSubject: (key: string, scope: string, ids: ReadonlySet<string>) =>
+      read.pipe(
+        Effect.flatMap((current) => {
+          const kept = current.filter(
+            (p) =>
+              !(p["subject_key"] === key && p["scope"] === scope) && !ids.has(p.candidate_id) && !ids.has(p.existing_id)
+          )
+          const removed = current.length - kept.length
+          return removed === 0 ? Effect.succeed(0) : Effect.as(view.write(kept), removed)
         })
       ),
     /** Drops the pairs whose candidate ids are given (arbitrated). */

@@ -1,9 +1,8 @@
 /**
- * Near-duplicate facts (neko-compat §4.3 steps 2 and 6): new facts are matched against `facts_fts_v2` with
- * the dedup tokens (Traditional folded to Simplified, names stripped) and scored by Dice overlap; an
- * identical normalised text is dropped, an overlap of at least `fact_near_dup_arbitrate_overlap` with a
- * fact of the same entity queues an arbitration pair. Arbitration (powerful memory on) merges, replaces or
- * keeps both, journaled as `fact.merged` so it replays on its own.
+ * Near-duplicate facts (neko-compat §4.3 steps 2 and 6): detection within the private rows or one group-chat
+ * subject's rows (DedupDetect.ts), the `facts_fts_v2` index it searches, and arbitration (powerful memory
+ * on), which merges, replaces or keeps both of a queued pair — only when both facts are still active and in
+ * the same partition — journaled as `fact.merged` so it replays on its own.
  */
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -15,11 +14,11 @@ import { FactTasks } from "./FactTasks.js"
 import type { Fact } from "./Fact.js"
 import * as DedupQueue from "./DedupQueue.js"
 import type { Speakers } from "../domain/Speakers.js"
-import { dedupTokens, dice, stripNames } from "../recall/Tokenize.js"
+import { dedupTokens, stripNames } from "../recall/Tokenize.js"
 import type { Tunables } from "../Tunables.js"
 import type { FactsHost } from "./FactsHost.js"
 import { Embedder } from "../vectors/Embedder.js"
-import { vectorPairs } from "./VectorDedup.js"
+import { makeDetect, samePartition } from "./DedupDetect.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./FactEvents.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
@@ -45,58 +44,8 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
           .trim()
       })
 
-    /** Splits new facts into those to keep and the arbitration pairs they open. */
-    const detect = (state: FactsHost, fresh: ReadonlyArray<Fact>) =>
-      Effect.gen(function* () {
-        const ti = yield* state.openTimeIndex(true)
-        const { facts } = yield* state.facts.load
-        const byId = new Map(facts.map((f) => [f.id, f]))
-        const keep: Array<Fact> = []
-        const pairs: Array<DedupQueue.DedupPair> = []
-        const queuedAt = localIso(yield* Clock.currentTimeMillis)
-        for (const fact of fresh) {
-          const tokens = yield* tokensOf(fact.text)
-          const hits = Option.isSome(ti) ? yield* ti.value.searchFacts(tokens, 10) : []
-          const scored = hits.map((h) => ({ ...h, overlap: dice(tokens, h.tokens), existing: byId.get(h.id) }))
-          const mine = yield* normalised(fact.text)
-          let identical = false
-          for (const h of scored) {
-            const same =
-              h.existing !== undefined
-                ? h.overlap === 1 && (yield* normalised(h.existing.text)) === mine
-                : h.tokens.join(" ") === tokens.join(" ")
-            if (same) identical = true
-          }
-          if (identical) continue
-          keep.push(fact)
-          const pair = scored.find(
-            (h) =>
-              h.overlap >= t.fact_near_dup_arbitrate_overlap &&
-              h.existing?.entity === fact.entity &&
-              !h.existing.absorbed
-          )
-          if (pair?.existing) {
-            pairs.push({
-              candidate_id: fact.id,
-              existing_id: pair.existing.id,
-              entity: fact.entity,
-              cosine: null,
-              queued_at: queuedAt,
-              detector: "fts",
-              text_overlap: Number(pair.overlap.toFixed(4))
-            })
-          }
-        }
-        const paired = new Set(pairs.map((p) => p.candidate_id))
-        const byVector = yield* vectorPairs(
-          state,
-          keep.filter((f) => !paired.has(f.id)),
-          facts,
-          queuedAt,
-          t
-        ).pipe(Effect.provideService(Embedder, embedder))
-        return { keep, pairs: [...pairs, ...byVector] }
-      })
+    /** Splits new facts into those to keep and the arbitration pairs they open (DedupDetect.ts). */
+    const detect = makeDetect({ tunables: t, embedder, tokensOf, normalised })
 
     /** Indexes facts for later near-duplicate search. */
     const index = (state: FactsHost, facts: ReadonlyArray<Fact>) =>
@@ -115,11 +64,11 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
         const queue = DedupQueue.make(state.dir)
         const pending = (yield* queue.read).slice(0, t.fact_dedup_batch_limit)
         if (pending.length === 0) return 0
-        const byId = new Map((yield* state.facts.load).facts.map((f) => [f.id, f]))
+        const byId = new Map((yield* state.facts.load).all.map((f) => [f.id, f]))
         const live = pending.flatMap((p) => {
           const candidate = byId.get(p.candidate_id)
           const existing = byId.get(p.existing_id)
-          return candidate && existing ? [{ candidate, existing }] : []
+          return candidate && existing && samePartition(candidate, existing) ? [{ candidate, existing }] : []
         })
         const decisions =
           live.length === 0
@@ -191,3 +140,5 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
 
     return { detect, index, arbitrate, sweep }
   })
+
+export type FactDedup = Effect.Effect.Success<ReturnType<typeof make>>

@@ -306,7 +306,8 @@ export const make = <S extends FactsHost>(deps: IntakeDeps<S>) =>
         )
       )
 
-    return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate: dedup.arbitrate, sweep: dedup.sweep }
+    const { arbitrate, sweep } = dedup
+    return { onExtractOps, tick, runWindow, resume, scheduleTick, arbitrate, sweep, dedup }
   })
 
 export type Intake<S extends FactsHost> = Effect.Effect.Success<ReturnType<typeof make<S>>>

@@ -54,7 +54,15 @@ export const make = (dir: string) => {
       cache = { stamp: yield* stampOf(view.file), index: indexOf(next) }
     })
 
-  return { file: view.file, load, upsert }
+  /** Drops the decoded rows (an idle actor's release); the next load reads the file again. */
+  const release = Effect.zipRight(
+    view.release,
+    Effect.sync(() => {
+      cache = undefined
+    })
+  )
+
+  return { file: view.file, load, upsert, release, held: () => cache !== undefined || view.held() }
 }
 
 export type FactStore = ReturnType<typeof make>

@@ -16,6 +16,8 @@ import { api } from "../api/Api.js"
 import type { TrustBlock } from "../api/GroupSchemas.js"
 import { displayNameOf, factsOf, segmentsOf, subjectOf, subjectsOf, type Segment } from "../scoped/ScopedRequests.js"
 import type { ScopedForgetStats } from "../scoped/ScopedCommands.js"
+import { ownerJobs } from "../scoped/OwnerJobs.js"
+import type { OwnerSignalEvent } from "../trust/OwnerSignals.js"
 import { canonicalSubject } from "../trust/SubjectIdentity.js"
 import { stampResolvedTrust, trustResponseBlock, type StampedTrust } from "../trust/SegmentTrust.js"
 import type { TrustSnapshot } from "../trust/TrustSnapshot.js"
@@ -69,7 +71,7 @@ const route = (s: Segment, snap: TrustSnapshot): Routed => {
 
 const identity = (f: Fact) => [f.id, String(f["subject_kind"]), String(f["subject_id"]), String(f["scope"])]
 
-const segmentAnswer = (s: Segment, o: SegmentOutcome, trust: TrustBlock) => {
+const segmentAnswer = (s: Segment, o: SegmentOutcome, trust: TrustBlock, events: ReadonlyArray<OwnerSignalEvent>) => {
   const created = o.status === "ok" ? o.written.created : []
   const reconciled = o.status === "ok" ? o.written.upgraded : []
   return {
@@ -82,13 +84,14 @@ const segmentAnswer = (s: Segment, o: SegmentOutcome, trust: TrustBlock) => {
     fact_identities: [...created, ...reconciled].map(identity),
     created_fact_identities: created.map(identity),
     reconciled: reconciled.map((f) => ({ id: f.id })),
-    trust_events: []
+    trust_events: o.status === "ok" ? events : []
   }
 }
 
 /** N.E.K.O.'s sum of per-target counters: numbers add, flags or. */
 const sumStats = (a: ScopedForgetStats, b: ScopedForgetStats): ScopedForgetStats => ({
   pending_dedup: a.pending_dedup + b.pending_dedup,
+  prompt_locale: a.prompt_locale + b.prompt_locale,
   facts: a.facts + b.facts,
   facts_archive: a.facts_archive + b.facts_archive,
   reflections: a.reflections + b.reflections,
@@ -142,11 +145,25 @@ const scopedHistory = Effect.gen(function* () {
   const outcomes = yield* Effect.either(memory.scopedHistory(name, segments, language))
   if (Either.isLeft(outcomes)) return failure(outcomes.left)
   if (outcomes.right.every((o) => o.status === "failed")) return extractionFailed
+  const jobs = ownerJobs(name, segments, outcomes.right, snap)
+  const judged = yield* Effect.either(
+    jobs.length === 0
+      ? Effect.succeed([])
+      : memory.scopedTrustSignals(
+          name,
+          jobs.map((j) => j.job)
+        )
+  )
+  if (Either.isLeft(judged)) return failure(judged.left)
+  const signals = segments.map((_, i): ReadonlyArray<OwnerSignalEvent> => {
+    const k = jobs.findIndex((j) => j.position === i)
+    return k < 0 ? [] : (judged.right[k] ?? [])
+  })
   const settled = yield* trust.applyForSegments(
     segments.map((s, i) => ({
       speakerId: s.speakerId,
       source: s.trust,
-      signalEvents: [],
+      signalEvents: signals[i] ?? [],
       activityEvents: outcomes.right[i]?.status === "ok" ? s.trust.activityEvents : []
     }))
   )
@@ -155,11 +172,12 @@ const scopedHistory = Effect.gen(function* () {
       s,
       outcomes.right[i]!,
       trustResponseBlock(
-        { source: s.trust, signalEvents: [] },
+        { source: s.trust, signalEvents: signals[i] ?? [] },
         routedSegments[i]!.stamped,
         settled.result,
         settled.outcomes[i]
-      )
+      ),
+      signals[i] ?? []
     )
   )
   {
@@ -171,7 +189,7 @@ const scopedHistory = Effect.gen(function* () {
       created: answer.created,
       fact_ids: answer.fact_ids,
       trust: answer.trust,
-      trust_events: []
+      trust_events: signals[0] ?? []
     })
   }
 })

@@ -72,20 +72,22 @@ export const fanOut = (loop: Loop, command: (reply: Reply) => Command) =>
       const seq = yield* dueWork.begin(name)
       const report = registry
         .ask<DueReport, StoreError>(name, (reply) => ({ _tag: "DueReport", reply }))
-        .pipe(Effect.flatMap((r) => (indexed ? dueWork.visited(name, loop.name, seq, r) : Effect.void)))
+        .pipe(Effect.tap((r) => (indexed ? dueWork.visited(name, loop.name, seq, r) : Effect.void)))
       // A character the pass loaded only for this visit is closed again once its background work is over,
-      // so live actors follow the characters in use, not every character on disk.
-      const visit = registry
-        .ask<void, StoreError>(name, command)
-        .pipe(
-          Effect.zipRight(
-            live
-              ? report
-              : registry
-                  .ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
-                  .pipe(Effect.zipRight(report), Effect.zipRight(registry.close(name)))
-          )
+      // so live actors follow the characters in use, not every character on disk — unless this loop's work
+      // is not done (a vector backlog): its own follow-up tick carries on while it stays open.
+      const visit = registry.ask<void, StoreError>(name, command).pipe(
+        Effect.zipRight(
+          live
+            ? Effect.asVoid(report)
+            : registry
+                .ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
+                .pipe(
+                  Effect.zipRight(report),
+                  Effect.flatMap((r) => (r.pending.includes(loop.name) ? Effect.void : registry.close(name)))
+                )
         )
+      )
       const tick = Option.match(placement.maintain, {
         onNone: () => visit,
         onSome: (maintain) => maintain(name, loop.name)

@@ -21,6 +21,7 @@ import { ReviewState } from "../recent/Review.js"
 import { Reflection, ReflectionsFile } from "../reflection/Reflection.js"
 import { CursorsView } from "../store/Cursors.js"
 import { EventLine, Sentinel } from "../store/EventLog.js"
+import * as SubjectLocales from "../scoped/SubjectLocales.js"
 import { OutboxLine } from "../store/Outbox.js"
 import { withDatabase } from "./SqliteCopy.js"
 import { errorText, innermost, type Collector, type CharacterSummary } from "./Findings.js"
@@ -56,6 +57,7 @@ const views: ReadonlyArray<readonly [string, Decode, string]> = [
   ["review_state.json", decoder(ReviewState), DERIVED],
   ["synth_backoff.json", decoder(Backoff), DERIVED],
   ["facts_pending_dedup.json", decoder(Schema.Array(DedupPair)), DERIVED],
+  ["scoped_prompt_locales.json", decoder(SubjectLocales.LocalesFile), DERIVED],
   ["settings.json", decoder(SettingsFile), "repair it or delete it (a legacy read-only source for an empty persona)"],
   ["reflections_archive.json", decoder(Schema.Array(Reflection)), KEEP]
 ]
@@ -76,7 +78,6 @@ const otherKnown = new Set([
   "vectors.db",
   "turn_vectors.db",
   "facts_archive.json.last_attempt",
-  "scoped_prompt_locales.json",
   "external_import_state.json",
   "subject_forget_tombstones.json",
   "anti_repeat_corpus.json",

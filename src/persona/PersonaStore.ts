@@ -121,7 +121,7 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
   })
 
   /** The persona with its entity sections; `None` when persona.json does not exist yet. */
-  const read = ViewFile.stampCached(
+  const cached = ViewFile.stampCache(
     file,
     readText(file).pipe(
       Effect.flatMap(
@@ -137,6 +137,7 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
       )
     )
   )
+  const read = cached.read
   const load = Effect.map(
     read,
     Option.getOrElse(() => ensureSections({}))
@@ -166,7 +167,11 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
       }
     })
 
-  return { file, read, load, loadCorrections, apply, archive, write }
+  const release = Effect.zipRight(cached.release, corrections.release)
+
+  const held = () => cached.held() || corrections.held()
+
+  return { file, read, load, loadCorrections, apply, archive, write, release, held }
 }
 
 export type PersonaStore = ReturnType<typeof make>

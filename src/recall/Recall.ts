@@ -40,6 +40,7 @@ import { mergeTiers } from "./MergeTiers.js"
 import * as Concepts from "./Concepts.js"
 import { analyze } from "./TurnAnalyzer.js"
 import * as RecallIndex from "./RecallIndex.js"
+import { makeFold } from "./Fold.js"
 import * as IndexWriter from "./RecallIndexWriter.js"
 import { VERSION } from "../Version.js"
 
@@ -51,7 +52,6 @@ export type VectorSeam = (input: {
 
 type Stamp = Option.Option<FileStamp>
 
-const FOLD_BATCH = 1000
 /** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
 const APPLY_SLICE = 2000
 
@@ -81,19 +81,7 @@ export const make = (deps: {
     const writer = yield* IndexWriter.make
     const archive = new Map<string, { readonly stamp: Stamp; readonly rows: ReadonlyArray<Fact> }>()
 
-    /** Folds texts to Simplified Chinese, a batch per converter call. */
-    const fold = (texts: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const out: Array<string> = []
-        for (let i = 0; i < texts.length; i += FOLD_BATCH) {
-          const batch = texts.slice(i, i + FOLD_BATCH)
-          const joined = batch.some((x) => x.includes("\u0000")) ? undefined : batch.join("\u0000")
-          const parts = joined === undefined ? [] : (yield* script.toSimplified(joined)).split("\u0000")
-          if (parts.length === batch.length) out.push(...parts)
-          else out.push(...(yield* Effect.forEach(batch, script.toSimplified)))
-        }
-        return out
-      })
+    const fold = makeFold(script)
 
     let concepts: Concepts.ConceptMatcher | undefined
     const withConcepts = (text: string) => [...analyze(text), ...(concepts ?? Concepts.none)(text)]
@@ -295,5 +283,15 @@ export const make = (deps: {
         )
       )
 
-    return { query, indexSettled: writer.settled }
+    /** Drops the corpus and the turn index (an idle actor's release); the next query reads the index or rebuilds. */
+    const release = Effect.sync(() => {
+      current = undefined
+      facts = undefined
+      reflections = undefined
+      indexed = undefined
+      archive.clear()
+      turns.reset()
+    })
+
+    return { query, release, indexSettled: writer.settled }
   })

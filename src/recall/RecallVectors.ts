@@ -72,5 +72,11 @@ export const make = (withTurns: boolean) =>
         Effect.catchAll(() => Effect.succeed(undefined))
       )
 
-    return seam
+    /** Drops the character's vectors kept for recall (an idle actor's release). */
+    const release = (state: RecallHost) =>
+      Effect.sync(() => {
+        cache.delete(state)
+      })
+
+    return { seam, release }
   })

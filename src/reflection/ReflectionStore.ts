@@ -32,7 +32,7 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
     maxPerShard: options.maxPerShard,
     stamp: (r, archivedAt, shard) => ({ ...r, status: "archived", archived_at: archivedAt, archive_shard_path: shard })
   })
-  return { file: view.file, load, loadAll, upsert, archive }
+  return { file: view.file, load, loadAll, upsert, archive, release: view.release, held: view.held }
 }
 
 export type ReflectionStore = ReturnType<typeof make>

@@ -1,8 +1,8 @@
 /**
  * The group-chat commands a character's mailbox takes: writing facts to subjects (from `scoped_facts`, or the
  * candidates `scoped_history` extracted outside the mailbox), rendering `scoped_context`, counting
- * `scoped_mentions`, and `scoped_forget`. The character's command union includes them; `isScopedCommand`
- * tells them apart for dispatch.
+ * `scoped_mentions`, the owner trust signals of `scoped_history`, and `scoped_forget`. The character's command
+ * union includes them; `isScopedCommand` tells them apart for dispatch.
  */
 import { Schema } from "effect"
 import { ScopedForgetStats } from "../api/GroupSchemas.js"
@@ -11,6 +11,8 @@ import { SUBJECT_KINDS, type MemorySubject } from "../domain/Subject.js"
 import { EventWhenRaw, Fact } from "../facts/Fact.js"
 import type { Reply } from "../runtime/Actor.js"
 import type { StoreError } from "../store/DurableFs.js"
+import type { OwnerSignalEvent } from "../trust/OwnerSignals.js"
+import type { OwnerSignalJob } from "./OwnerSignalsWrite.js"
 import type { Provenance, ScopedCandidate, Written } from "./ScopedWrite.js"
 
 export interface SubjectWrite {
@@ -74,11 +76,23 @@ export type ScopedCommand =
       readonly reply: Reply<void, StoreError>
     }
   | {
+      /** The owner segments' trust signals, judged and written after the request's facts (OwnerSignalsWrite.ts). */
+      readonly _tag: "ScopedTrustSignals"
+      readonly jobs: ReadonlyArray<OwnerSignalJob>
+      readonly reply: Reply<ReadonlyArray<ReadonlyArray<OwnerSignalEvent>>, StoreError>
+    }
+  | {
       readonly _tag: "ScopedForget"
       readonly subject: MemorySubject
       readonly reply: Reply<ScopedForgetStats, StoreError>
     }
 
-const tags: ReadonlySet<string> = new Set(["ScopedWrite", "ScopedContext", "ScopedMentions", "ScopedForget"])
+const tags: ReadonlySet<string> = new Set([
+  "ScopedWrite",
+  "ScopedContext",
+  "ScopedMentions",
+  "ScopedTrustSignals",
+  "ScopedForget"
+])
 
 export const isScopedCommand = (c: { readonly _tag: string }): c is ScopedCommand => tags.has(c._tag)

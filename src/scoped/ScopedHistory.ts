@@ -4,7 +4,8 @@
  * the segment's speaker in the master's place, so a member's statements become facts about that member, not
  * about the private-chat master. A group digest without a speaker names the group's members collectively;
  * for the `local` provider its lines that begin with a speaker header (`[Alice] …`, `Alice: …`) are read as
- * that speaker's own words. Messages longer than 500 tokens keep their head and tail. Runs outside the
+ * that speaker's own words. Messages longer than 500 tokens keep their head and tail; the bodies of a
+ * `segments` batch also share N.E.K.O.'s 8,000-token content budget (BatchBudget.ts). Runs outside the
  * character's mailbox: only the write that follows is serialised.
  */
 import { Effect, Option } from "effect"
@@ -14,10 +15,9 @@ import { FactTasks } from "../facts/FactTasks.js"
 import type { Utterance } from "../facts/local/LocalFacts.js"
 import type { LlmError } from "../llm/LlmClient.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
+import { makeBudget, PER_MESSAGE_MAX_TOKENS } from "./BatchBudget.js"
 import { sanitizeLabel, type Segment } from "./ScopedRequests.js"
 import type { ScopedCandidate } from "./ScopedWrite.js"
-
-export const PER_MESSAGE_MAX_TOKENS = 500
 
 const groupMembers: Readonly<Record<Language, string>> = {
   zh: "群里的成员（每条消息开头写着说话的人）",
@@ -66,17 +66,26 @@ export const make = Effect.gen(function* () {
     return `${text.slice(0, keep)}${omitted[lang]}${text.slice(-keep)}`
   }
 
-  /** The candidates of one segment; fails when the model's answer is unusable (the route's 502). */
+  const spoken = (segment: Segment) =>
+    segment.messages.flatMap(
+      (m): ReadonlyArray<Utterance> =>
+        m.type === "human" || m.type === "ai" ? [{ speaker: m.type, text: contentText(m.data.content) }] : []
+    )
+
+  /**
+   * The candidates of one segment, its message bodies clipped to 500 tokens (or given, already budgeted);
+   * fails when the model's answer is unusable (the route's 502).
+   */
   const extract = (
     segment: Segment,
-    options: { readonly language: Language; readonly character: string }
+    options: { readonly language: Language; readonly character: string },
+    bodies?: ReadonlyArray<string>
   ): Effect.Effect<ReadonlyArray<ScopedCandidate>, LlmError> =>
     Effect.gen(function* () {
       const lang = options.language
-      const utterances = segment.messages.flatMap((m): ReadonlyArray<Utterance> => {
-        if (m.type !== "human" && m.type !== "ai") return []
-        const text = clip(contentText(m.data.content), lang).trim()
-        return text === "" ? [] : [{ speaker: m.type, text }]
+      const utterances = spoken(segment).flatMap((u, i): ReadonlyArray<Utterance> => {
+        const text = (bodies?.[i] ?? clip(u.text, lang)).trim()
+        return text === "" ? [] : [{ speaker: u.speaker, text }]
       })
       if (utterances.length === 0) return []
       const master = segment.speakerLabel ?? groupMembers[lang]
@@ -102,5 +111,16 @@ export const make = Effect.gen(function* () {
       }))
     })
 
-  return { extract }
+  /** Every segment's candidates or failure; a `segments` batch's bodies share its content budget first. */
+  const extractAll = (
+    segments: ReadonlyArray<Segment>,
+    options: { readonly language: Language; readonly character: string }
+  ) => {
+    const budgeted = segments.some((s) => s.batched)
+      ? makeBudget(tokens, omitted[options.language]).apply(segments.map((s) => spoken(s).map((u) => u.text)))
+      : undefined
+    return Effect.forEach(segments, (s, i) => Effect.either(extract(s, options, budgeted?.[i])))
+  }
+
+  return { extract, extractAll }
 })

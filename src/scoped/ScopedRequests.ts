@@ -36,6 +36,8 @@ export interface Segment {
   readonly displayName: string | undefined
   readonly body: SegmentBody | ScopedHistoryBody
   readonly trust: TrustSource
+  /** Whether it came in a `segments` batch (whose bodies share the batch content budget, BatchBudget.ts). */
+  readonly batched?: boolean | undefined
   /** Who said it, stamped on the segment's new user observations (set once the trust pool was read). */
   readonly provenance?: Provenance | undefined
 }
@@ -134,7 +136,7 @@ export const segmentsOf = (body: ScopedHistoryBody): Either.Either<ReadonlyArray
         const speakerId = yield* speakerIdOf(seg.speaker_id, prefix)
         const trust = yield* resolveTrustSource(seg, prefix, speakerId)
         const displayName = yield* displayNameOf(seg.display_name, `segment ${i + 1}`)
-        out.push({ messages, subject, speakerLabel: label, speakerId, displayName, body: seg, trust })
+        out.push({ messages, subject, speakerLabel: label, speakerId, displayName, body: seg, trust, batched: true })
       }
       if (total > MAX_MESSAGES)
         return yield* Either.left(`segments must contain at most ${MAX_MESSAGES} messages in total`)

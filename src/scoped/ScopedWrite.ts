@@ -2,7 +2,9 @@
  * Writing group-chat facts (neko-compat §1.7, §2.3): each fact is stamped with its subject, takes the subject
  * kind as entity and a hash salted with `<subject key>\n<scope>\n`, so the same sentence in two subjects is
  * two facts and never meets a private one. An exact repeat within the subject is skipped, except that a user
- * observation upgrades a stored AI disclosure. Scoped facts skip Stage-2 evidence (`signal_processed` true)
+ * observation upgrades a stored AI disclosure; near duplicates are looked for within the subject and scope
+ * only (facts/DedupDetect.ts): a verbatim repeat of an archived row is dropped, a paraphrase is written and
+ * queued in `facts_pending_dedup.json` for arbitration, as N.E.K.O. does. Scoped facts skip Stage-2 evidence (`signal_processed` true)
  * and carry the speaker's provenance when the request names one. Written as `fact.added` / `fact.updated`
  * journal lines before facts.json changes, like every fact.
  */
@@ -11,6 +13,8 @@ import { createHash, randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
 import { subjectFields, subjectKey, type MemorySubject } from "../domain/Subject.js"
 import { clampImportance, eventWindow, factId, type EventWhenRaw, type Fact } from "../facts/Fact.js"
+import * as DedupQueue from "../facts/DedupQueue.js"
+import type { FactDedup } from "../facts/FactDedup.js"
 import { FACT_ADDED, FACT_UPDATED, factLine } from "../facts/FactEvents.js"
 import type { FactsHost } from "../facts/FactsHost.js"
 import type { StoreError } from "../store/DurableFs.js"
@@ -42,11 +46,15 @@ export interface Written {
   readonly upgraded: ReadonlyArray<Fact>
 }
 
+/** The near-duplicate detection and index of private facts (facts/FactDedup.ts), used within one subject. */
+export type ScopedDedup = Pick<FactDedup, "detect" | "index">
+
 export const persist = (
   state: FactsHost,
   subject: MemorySubject,
   candidates: ReadonlyArray<ScopedCandidate>,
-  provenance: Provenance = {}
+  provenance: Provenance = {},
+  dedup?: ScopedDedup
 ): Effect.Effect<Written, StoreError | ViewDecodeError> =>
   Effect.gen(function* () {
     const { byHash } = yield* state.facts.load
@@ -87,10 +95,18 @@ export const persist = (
         signal_processed: true
       })
     }
+    const { keep, pairs } =
+      dedup === undefined || fresh.length === 0
+        ? { keep: fresh, pairs: [] }
+        : yield* dedup.detect(state, fresh, subject)
     const lines = [
       ...upgraded.map((f) => factLine(randomUUID(), FACT_UPDATED, f, created)),
-      ...fresh.map((f) => factLine(randomUUID(), FACT_ADDED, f, created))
+      ...keep.map((f) => factLine(randomUUID(), FACT_ADDED, f, created))
     ]
     if (lines.length > 0) yield* state.journal(lines)
-    return { created: fresh, upgraded }
+    if (dedup !== undefined && keep.length > 0) {
+      yield* Effect.ignoreLogged(dedup.index(state, keep))
+      yield* Effect.ignoreLogged(DedupQueue.make(state.dir).push(pairs))
+    }
+    return { created: keep, upgraded }
   })

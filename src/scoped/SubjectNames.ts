@@ -1,9 +1,10 @@
 /**
  * `scoped_subjects.json`: the group-chat subjects a character has memories of, with the display name a
  * request last gave (a group's name, a member's nickname; sanitised, cosmetic, never part of the isolation
- * key) and the prompt language its requests last named (N.E.K.O. keeps it in `scoped_prompt_locales.json`);
- * rewritten only when a row is new or its name or language changed. Read by `scoped_context` headers and the memory browser; a
- * subject's row goes with `scoped_forget`. kioku's own file: N.E.K.O. keeps the name on the persona section.
+ * key) and the prompt language its requests last named (also written to N.E.K.O.'s
+ * `scoped_prompt_locales.json`, SubjectLocales.ts); rewritten only when a row is new or its name or language
+ * changed. Read by `scoped_context` headers and the memory browser; a subject's row goes with
+ * `scoped_forget`. kioku's own file: N.E.K.O. keeps the name on the persona section.
  */
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"

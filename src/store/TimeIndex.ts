@@ -57,6 +57,11 @@ export interface TimeIndex {
   readonly indexFacts: (
     entries: ReadonlyArray<{ readonly id: string; readonly tokens: ReadonlyArray<string> }>
   ) => Effect.Effect<void, StoreError>
+  /**
+   * Drops the `facts_fts_v2` rows of facts `ids` for good (forgotten facts): the index merged, freed pages
+   * zeroed (`secure_delete`), the WAL checkpointed and truncated; answers how many rows went.
+   */
+  readonly unindexFacts: (ids: ReadonlyArray<string>) => Effect.Effect<number, StoreError>
   /** Facts whose indexed tokens share any of `tokens`, best bm25 first. */
   readonly searchFacts: (
     tokens: ReadonlyArray<string>,
@@ -101,6 +106,7 @@ export const open = (file: string): Effect.Effect<TimeIndex, StoreError> =>
       db.pragma("journal_mode = WAL")
       db.pragma("synchronous = NORMAL")
       db.pragma("busy_timeout = 5000")
+      db.pragma("secure_delete = ON")
       migrate(db, timeIndexMigrations)
       return db
     },
@@ -158,6 +164,13 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
       }
     }
   )
+  const ftsOptimize = db.prepare("INSERT INTO facts_fts_v2 (facts_fts_v2) VALUES ('optimize')")
+  const unindex = db.transaction((ids: ReadonlyArray<string>) => {
+    const gone = ids.reduce((n, id) => n + ftsDelete.run(id).changes, 0)
+    // The index segments keep a deleted row's terms until they are merged: merge them now.
+    if (gone > 0) ftsOptimize.run()
+    return gone
+  })
   const search = db.prepare(
     "SELECT fact_id AS id, content FROM facts_fts_v2 WHERE facts_fts_v2 MATCH ? ORDER BY bm25(facts_fts_v2) LIMIT ?"
   )
@@ -174,6 +187,12 @@ const makeIndex = (db: Database.Database, file: string): TimeIndex => {
   return {
     rewriteMessages: (needle, rewrite) => wrap("rewrite", () => rewriteAll(needle, rewrite)),
     indexFacts: (entries) => wrap("fts-index", () => index(entries)),
+    unindexFacts: (ids) =>
+      wrap("fts-unindex", () => {
+        const gone = unindex(ids)
+        if (gone > 0) db.pragma("wal_checkpoint(TRUNCATE)")
+        return gone
+      }),
     searchFacts: (tokens, limit) =>
       wrap("fts-search", () => {
         const unique = [...new Set(tokens)].filter((t) => t !== "")

@@ -26,7 +26,8 @@
  *      write for the batch, never fails, `outcomes[i]` is `segments[i]`'s, `result` undefined when nothing
  *      was to settle (`_apply_trust_for_segments`; `trustMutationFor(segment)` is its per-segment step).
  *      A `TrustSegment` is `{ speakerId, source, signalEvents, activityEvents }` — `activityEvents` =
- *      `source.activityEvents` for a segment whose extraction concluded, `[]` otherwise.
+ *      `source.activityEvents` for a segment whose extraction concluded, `[]` otherwise; `signalEvents` = the
+ *      owner events the character's actor made durable on the fact rows (scoped/OwnerJobs.ts, OwnerSignals.ts).
  *   e. `trustResponseBlock({ source, signalEvents }, stamped, result, outcomes[i]): TrustBlock` — the
  *      response's `trust` object `{resolved, persisted, signals_applied, activity_applied, gated,
  *      channel_collision}` (`_trust_response_block`).

@@ -42,6 +42,30 @@ describe("cluster mode, one runner on SQLite", () => {
       assert.deepInclude(JSON.parse(imported.text), { status: "success", added_persona: 1, added_facts: 1 })
       const miso = await post(`${runner.url}/query_memory/Tian`, JSON.stringify({ query: "Miso", language: "en" }))
       assert.include(miso.text, "Tian's cat is named Miso", "the import went through the Character entity")
+      const segment = (id: string, text: string, owner: boolean) =>
+        JSON.stringify({
+          segments: [
+            {
+              input_history: JSON.stringify([{ role: "user", content: text }]),
+              subject: { subject_kind: "group_participant", subject_id: `qq:100:${id}` },
+              speaker_label: owner ? "Owner" : "Bob",
+              speaker_id: `qq:${id}`,
+              speaker_tier: owner ? "admin" : "normal",
+              speaker_is_owner: owner
+            }
+          ]
+        })
+      await post(`${runner.url}/internal/trust/waive_legacy_barrier`, JSON.stringify({ platform: "qq" }))
+      await post(`${runner.url}/internal/memory/Tian/scoped_history`, segment("222", "I am vegetarian.", false))
+      const corrected = await post(
+        `${runner.url}/internal/memory/Tian/scoped_history`,
+        segment("999", "Bob is not vegetarian.", true)
+      )
+      assert.deepInclude(
+        JSON.parse(corrected.text).segments[0].trust_events[0],
+        { kind: "correction", speaker_id: "qq:222" },
+        "owner signals go through the Character entity"
+      )
 
       const single = await startServer(temp.memory).then(
         () => "started",

@@ -279,6 +279,47 @@ describe("character actors", () => {
     })
   )
 
+  it.scoped(
+    "drops an idle actor's decoded views after actor_view_release_seconds; the next query decodes them again",
+    () =>
+      Effect.gen(function* () {
+        const rt = testRuntime({ tunables: { actor_handle_release_seconds: 60, actor_view_release_seconds: 300 } })
+        const ctx = yield* Layer.build(rt.layer)
+        const registry = yield* Effect.provide(CharacterRegistry, ctx)
+        const memory = yield* Effect.provide(MemoryService, ctx)
+        const name = CharacterName.make("Hana")
+        const dir = path.join(rt.settings.dataDir, name)
+        mkdirSync(dir, { recursive: true })
+        writeFileSync(path.join(dir, "facts.json"), JSON.stringify([storedFact("f1", "Hana's master grows tomatoes")]))
+        const check = registry
+          .tell(name, { _tag: "ReleaseHandles" })
+          .pipe(Effect.zipRight(registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))))
+        const recalled = Effect.map(memory.queryMemory(name, { query: "tomatoes" }), (r) =>
+          r.results.map((x) => x.text)
+        )
+        yield* memory.write("cache", name, { messages: [{ role: "user", content: "and basil" }] })
+        assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
+        assert.include(yield* memory.status(name), { handlesOpen: true, viewsHeld: true })
+        yield* TestClock.adjust("61 seconds")
+        yield* check
+        assert.include(yield* memory.status(name), { handlesOpen: false, viewsHeld: true }, "handles first")
+        yield* TestClock.adjust("3 minutes")
+        yield* check
+        assert.include(yield* memory.status(name), { viewsHeld: true }, "used 241 s ago: views kept")
+        yield* TestClock.adjust("2 minutes")
+        yield* check
+        assert.include(yield* memory.status(name), { handlesOpen: false, viewsHeld: false })
+        assert.deepStrictEqual([...(yield* registry.active)].map(String), ["Hana"], "released, not evicted")
+        // Answered from recall_index.db (written after the first query): nothing decoded.
+        assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
+        assert.include(yield* memory.status(name), { viewsHeld: false })
+        // Without the index the query decodes the views again.
+        rmSync(path.join(dir, "recall_index.db"))
+        assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
+        assert.include(yield* memory.status(name), { viewsHeld: true })
+      })
+  )
+
   it.scoped("does not keep a character whose load failed; the next request loads it again", () =>
     Effect.gen(function* () {
       const rt = testRuntime({ tunables: { actor_idle_ttl_seconds: 600 } })

@@ -6,7 +6,7 @@
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import * as path from "node:path"
-import { languages, normaliseLanguage, type Language } from "../../domain/Locale.js"
+import { languages, normaliseLanguage, storedCode, type Language } from "../../domain/Locale.js"
 import * as ViewFile from "../../store/ViewFile.js"
 
 export const PromptLocaleView = Schema.Struct(
@@ -20,8 +20,7 @@ export const PromptLocaleView = Schema.Struct(
 
 export const view = (dir: string) => ViewFile.make(PromptLocaleView, path.join(dir, "prompt_locale.json"))
 
-/** The stored code of a language: Simplified Chinese as `zh-CN` (N.E.K.O.'s full form), the rest as they are. */
-export const storedCode = (language: Language): string => (language === "zh" ? "zh-CN" : language)
+export { storedCode }
 
 const LanguageCode = Schema.Literal(...languages)
 

@@ -1,10 +1,12 @@
 /**
  * `scoped_forget` (neko-compat §1.7, and beyond N.E.K.O.): every memory of one exact (subject, scope) goes,
- * text included. Inside the character's mailbox, in this order: the subject's facts (active and archived, and
- * the facts merged into them) through the fact forget of Forget.ts; its reflections (active and archived)
- * through `reflection.forgotten`, their journal lines tombstoned, their vector rows and `surfaced.json` rows
- * removed; its persona entries (the `@subject/…` section and any entry stamped with the subject) through the
- * persona forget, which also drops the queued corrections quoting them; then its row of
+ * text included. Inside the character's mailbox, in this order: the subject's pending dedup pairs (queued
+ * under its key and scope, or naming one of its facts; their number is the answer's `pending_dedup`); its
+ * facts (active and archived, and the facts merged into them) through the fact forget of Forget.ts; its
+ * reflections (active and archived) through `reflection.forgotten`, their journal lines tombstoned, their
+ * vector rows and `surfaced.json` rows removed; its persona entries (the `@subject/…` section and any entry
+ * stamped with the subject) through the persona forget, which also drops the queued corrections quoting
+ * them; then its row of `scoped_prompt_locales.json` (the answer's `prompt_locale`, 0 or 1) and of
  * `scoped_subjects.json`. Legacy-private rows and other scopes are never touched. Each step is idempotent and
  * crash-safe (a replay at load completes a journaled forget again), so a failure is a 500 that is safe to
  * retry, and a second call reports zeros.
@@ -12,7 +14,9 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../../domain/LocalTime.js"
-import { personaSectionKey, stampedWith, subjectOfRow, type MemorySubject } from "../../domain/Subject.js"
+import { personaSectionKey, stampedWith, subjectKey, subjectOfRow, type MemorySubject } from "../../domain/Subject.js"
+import * as DedupQueue from "../../facts/DedupQueue.js"
+import { StoreError } from "../../store/DurableFs.js"
 import { surfacedView } from "../../reflection/Surfacing.js"
 import { carriedReflections, redactReflectionLine } from "../../reflection/ReflectionRedaction.js"
 import {
@@ -22,6 +26,7 @@ import {
 } from "../../reflection/ReflectionEvents.js"
 import type { ReflectionHost } from "../../reflection/ReflectionHost.js"
 import type { ScopedForgetStats } from "../../scoped/ScopedCommands.js"
+import * as SubjectLocales from "../../scoped/SubjectLocales.js"
 import * as SubjectNames from "../../scoped/SubjectNames.js"
 import type { EventLine } from "../../store/EventLog.js"
 import { erase, forgetFacts, journalForget, type ForgetHost } from "../Forget.js"
@@ -61,6 +66,9 @@ export const forgetSubject = (state: ForgetHost & ReflectionHost, subject: Memor
     const active = (yield* state.facts.load).all.filter(mine)
     const archived = (yield* state.archive.all).filter(mine)
     const factIds = [...active, ...archived].map((f) => f.id)
+    const pendingDedup = yield* DedupQueue.make(state.dir)
+      .forgetSubject(subjectKey(subject), subject.scope, new Set(factIds))
+      .pipe(Effect.mapError((e) => new StoreError({ op: "scoped_forget", file: state.dir, message: e.message })))
     if (factIds.length > 0) yield* forgetFacts(state, factIds, REASON)
 
     const reflections = [
@@ -86,9 +94,11 @@ export const forgetSubject = (state: ForgetHost & ReflectionHost, subject: Memor
     const dropped = section in persona
     const corrections =
       entries.length > 0 || dropped ? yield* forgetPersonaEntries(state, entries, REASON, dropped ? [section] : []) : 0
+    const locale = yield* SubjectLocales.make(state.dir).forget(subject)
     const names = yield* SubjectNames.make(state.dir).forget(subject)
     const stats: ScopedForgetStats = {
-      pending_dedup: 0,
+      pending_dedup: pendingDedup,
+      prompt_locale: locale,
       facts: active.length,
       facts_archive: archived.length,
       reflections: reflectionIds.size,
