@@ -257,7 +257,9 @@ export const make = (name: CharacterName) =>
           } else if (yield* readCommands.handle(state, c)) {
             continue
           } else if (c._tag === "AwaitBackground") {
-            state.quietWaiters.push(Effect.asVoid(Deferred.succeed(c.reply, undefined)))
+            state.quietWaiters.push(
+              Effect.zipRight(recall.indexSettled, Effect.asVoid(Deferred.succeed(c.reply, undefined)))
+            )
           } else if (c._tag === "SettleDone") {
             for (const a of step({ type: "settle.done" })) {
               if (a.type === "releaseDialogs") {

@@ -19,6 +19,7 @@ import { carried, lineage, redactLine } from "../facts/FactRedaction.js"
 import type { EventLine } from "../store/EventLog.js"
 import { StoreError } from "../store/DurableFs.js"
 import { redactJournal } from "../store/Tombstone.js"
+import { removeIndex } from "../recall/RecallIndexDb.js"
 import { vectorStoreOf } from "../vectors/VectorBackfill.js"
 import type { VectorCache } from "../vectors/VectorsHost.js"
 import { VECTORS_FILE, type VectorKind } from "../vectors/VectorStore.js"
@@ -34,8 +35,8 @@ export const journalForget = (state: ForgetHost, line: EventLine) =>
 
 /**
  * The part every forget shares once it is journaled: the journal lines `redact` picks become tombstones (a
- * torn line holding one of `texts` is dropped) and the vector rows of `ids` under `kind` go; the number of
- * lines rewritten. The caller removes its own side data, then checkpoints.
+ * torn line holding one of `texts` is dropped), `recall_index.db` is deleted and the vector rows of `ids` under
+ * `kind` go; the number of lines rewritten. The caller removes its own side data, then checkpoints.
  */
 export const erase = (
   state: ForgetHost,
@@ -46,6 +47,11 @@ export const erase = (
 ) =>
   Effect.gen(function* () {
     const rewritten = yield* redactJournal(state.events, redact, texts)
+    // The derived recall index holds texts and terms: deleted whole (the next query writes it again).
+    yield* Effect.try({
+      try: () => removeIndex(state.dir),
+      catch: (e) => new StoreError({ op: "forget", file: state.dir, message: String(e) })
+    })
     if (existsSync(path.join(state.dir, VECTORS_FILE))) {
       yield* Effect.flatMap(vectorStoreOf(state), (store) => store.forget(kind, [...ids]))
     }

@@ -6,7 +6,8 @@
  * with a positive score returned. `search` may combine several indexes (one per subject partition) and
  * restrict the corpus (`Except` a few ids, or `Only` those a predicate keeps); the statistics are then those
  * of the restricted union, as if the pool had been filtered before scoring. Concept terms (`§…`, Concepts.ts)
- * annotate a document without lengthening it.
+ * annotate a document without lengthening it. `search` reads indexes through `Bm25View`, which the on-disk
+ * recall index also offers (RecallIndex.ts); `terms` / `termsOf` let it copy an in-memory index.
  */
 import { CONCEPT_MARK } from "./Concepts.js"
 
@@ -32,20 +33,28 @@ export interface Hit {
   readonly score: number
 }
 
-export interface Bm25Index {
+/** What a search reads of an index (an in-memory index, or a lazy view of the on-disk one). */
+export interface Bm25View {
   /** Number of documents (including those without any token). */
   readonly size: () => number
   readonly totalLength: () => number
   readonly has: (id: string) => boolean
   readonly lengthOf: (id: string) => number | undefined
+  readonly df: (term: string) => number
+  readonly tf: (id: string, term: string) => number
+  readonly forEachPosting: (term: string, f: (id: string, tf: number, length: number) => void) => void
+}
+
+export interface Bm25Index extends Bm25View {
   /** Adds the document, or replaces its tokens if the id is already indexed. */
   readonly upsert: (id: string, tokens: ReadonlyArray<string>) => void
   /** `upsert` with (possibly fractional) term weights; the length is their sum. */
   readonly upsertWeights: (id: string, weights: ReadonlyMap<string, number>) => void
   readonly remove: (id: string) => void
-  readonly df: (term: string) => number
-  readonly tf: (id: string, term: string) => number
-  readonly forEachPosting: (term: string, f: (id: string, tf: number, length: number) => void) => void
+  /** The indexed terms (any order). */
+  readonly terms: () => IterableIterator<string>
+  /** The terms of a document with their frequencies (empty for an unknown id). */
+  readonly termsOf: (id: string) => Array<readonly [string, number]>
 }
 
 export const make = (): Bm25Index => {
@@ -122,6 +131,13 @@ export const make = (): Bm25Index => {
         const doc = docs[slot]
         if (doc) f(doc.id, n, doc.length)
       }
+    },
+    terms: () => vocab.keys(),
+    termsOf: (id) => {
+      const slot = slots.get(id)
+      const doc = slot === undefined ? undefined : docs[slot]
+      if (slot === undefined || doc === undefined) return []
+      return doc.terms.map((t) => [t.term, t.postings.get(slot) ?? 0] as const)
     }
   }
 }
@@ -148,7 +164,7 @@ const uniqueInOrder = (tokens: ReadonlyArray<string>): Array<string> => [...new 
  * with a score above zero. An empty pool, an empty query or a pool without any token yields nothing.
  */
 export const search = (
-  indexes: ReadonlyArray<Bm25Index>,
+  indexes: ReadonlyArray<Bm25View>,
   query: ReadonlyArray<string>,
   params: Bm25Params,
   restriction: Restriction = everything

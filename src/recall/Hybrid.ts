@@ -14,7 +14,7 @@
 import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 import { cosine } from "../reflection/evidence/Rerank.js"
 import * as Bm25 from "./Bm25Index.js"
-import type { Partition, RecallCorpus } from "./RecallCorpus.js"
+import type { CorpusView, Partition } from "./RecallCorpus.js"
 import type { RecallEntry } from "./RecallEntry.js"
 import type { RecallRow } from "./RecallTypes.js"
 import type { TimeWindow } from "./TimeWindow.js"
@@ -83,7 +83,7 @@ interface Pool {
   readonly forEach: (f: (entry: RecallEntry) => void) => void
 }
 
-const poolOf = (corpus: RecallCorpus, q: PoolQuery, t: EvidenceTunables): Pool => {
+const poolOf = (corpus: CorpusView, q: PoolQuery, t: EvidenceTunables): Pool => {
   const parts = corpus.partitions(q.partitions)
   const negative = negatives(parts, q.nowMillis, t)
   const w = q.window
@@ -124,7 +124,7 @@ const entryOf = (parts: ReadonlyArray<Partition>, id: string) =>
  * `floor` × the best score of the list, in one pass.
  */
 const top = <R extends Bm25.Hit>(
-  corpus: RecallCorpus,
+  corpus: CorpusView,
   ranked: ReadonlyArray<R>,
   threshold: number,
   limit: number,
@@ -179,7 +179,7 @@ export const fuse = <A extends { readonly id: string }>(
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 
 /** BM25 + cosine + RRF over the pool; no query tokens and no vectors find nothing. */
-export const hybridRecall = (corpus: RecallCorpus, q: HybridQuery, t: HybridTunables): Recalled => {
+export const hybridRecall = (corpus: CorpusView, q: HybridQuery, t: HybridTunables): Recalled => {
   const pool = poolOf(corpus, q, t)
   const bm25 = Bm25.search(
     pool.parts.map((p) => p.index),
@@ -259,7 +259,7 @@ interface Near {
  * distance in seconds — found on each partition's timeline without visiting entries that cannot make it.
  */
 export const recallByTime = (
-  corpus: RecallCorpus,
+  corpus: CorpusView,
   q: PoolQuery & { readonly window: TimeWindow },
   t: HybridTunables
 ): Recalled => {

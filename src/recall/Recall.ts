@@ -14,8 +14,11 @@
  * them with the memory rows (MergeTiers.ts: weighted RRF, `recall_turn_rrf_weight` on the turn list; a turn a recalled
  * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
  * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
+ * Cold starts: before the corpus is built, a text query without time window and vectors is answered from a
+ * fresh `recall_index.db` (RecallIndex.ts) without building it; after every sync the index is brought up to
+ * date in the background (RecallIndexWriter.ts).
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
 import { ChineseScript } from "../domain/ChineseScript.js"
 import { FactsFile, type Fact } from "../facts/Fact.js"
@@ -23,8 +26,7 @@ import { decodeFacts } from "../facts/FactDecode.js"
 import { yieldToIo } from "../runtime/Actor.js"
 import { hybridRecall, recallByTime, type Vectors } from "./Hybrid.js"
 import * as Corpus from "./RecallCorpus.js"
-import { factEntry, LEGACY_PRIVATE, reflectionEntry } from "./RecallEntry.js"
-import { makeSubject, subjectMarker } from "../domain/Subject.js"
+import { factEntry, partitionsOf, reflectionEntry } from "./RecallEntry.js"
 import type { QueryRequest, QueryResult } from "./RecallTypes.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 import type { Reflection } from "../reflection/Reflection.js"
@@ -37,6 +39,10 @@ import * as TurnTier from "./TurnTier.js"
 import { mergeTiers } from "./MergeTiers.js"
 import * as Concepts from "./Concepts.js"
 import { analyze } from "./TurnAnalyzer.js"
+import * as RecallIndex from "./RecallIndex.js"
+import { makeFold } from "./Fold.js"
+import * as IndexWriter from "./RecallIndexWriter.js"
+import { VERSION } from "../Version.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */
 export type VectorSeam = (input: {
@@ -46,7 +52,6 @@ export type VectorSeam = (input: {
 
 type Stamp = Option.Option<FileStamp>
 
-const FOLD_BATCH = 1000
 /** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
 const APPLY_SLICE = 2000
 
@@ -60,22 +65,6 @@ export const failed = (query: string): QueryResult => ({
 
 const empty: QueryResult = { results: [], query: "", candidates_total: 0, elapsed_ms: 0.0 }
 
-class RecallInputError {
-  readonly _tag = "RecallInputError"
-  constructor(readonly message: string) {}
-}
-
-/** Partition keys of the request's subjects; without subjects, private (legacy) memory. */
-const partitionsOf = (subjects: QueryRequest["subjects"]) => {
-  if (subjects === undefined) return Effect.succeed([LEGACY_PRIVATE])
-  if (subjects.length < 1 || subjects.length > 8) return Effect.fail(new RecallInputError("subjects must have 1..8"))
-  const keys = subjects.map((s) =>
-    Either.map(makeSubject(s.subject_kind || s.kind, s.subject_id, s.scope ?? undefined), subjectMarker)
-  )
-  const valid = keys.flatMap((k) => (Either.isRight(k) ? [k.right] : []))
-  return valid.length === keys.length ? Effect.succeed(valid) : Effect.fail(new RecallInputError("invalid subject"))
-}
-
 export const make = (deps: {
   readonly tunables: Tunables
   readonly speakers: Effect.Effect<Speakers>
@@ -87,21 +76,12 @@ export const make = (deps: {
     let current: { readonly names: string; readonly corpus: Corpus.RecallCorpus } | undefined
     let facts: ReadonlyArray<Fact> | undefined
     let reflections: Stamp | undefined
+    /** The source stamps of the corpus's last sync (RecallIndex.ts), undefined before the first. */
+    let indexed: string | undefined
+    const writer = yield* IndexWriter.make
     const archive = new Map<string, { readonly stamp: Stamp; readonly rows: ReadonlyArray<Fact> }>()
 
-    /** Folds texts to Simplified Chinese, a batch per converter call. */
-    const fold = (texts: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const out: Array<string> = []
-        for (let i = 0; i < texts.length; i += FOLD_BATCH) {
-          const batch = texts.slice(i, i + FOLD_BATCH)
-          const joined = batch.some((x) => x.includes("\u0000")) ? undefined : batch.join("\u0000")
-          const parts = joined === undefined ? [] : (yield* script.toSimplified(joined)).split("\u0000")
-          if (parts.length === batch.length) out.push(...parts)
-          else out.push(...(yield* Effect.forEach(batch, script.toSimplified)))
-        }
-        return out
-      })
+    const fold = makeFold(script)
 
     let concepts: Concepts.ConceptMatcher | undefined
     const withConcepts = (text: string) => [...analyze(text), ...(concepts ?? Concepts.none)(text)]
@@ -111,10 +91,13 @@ export const make = (deps: {
       corpus: Corpus.RecallCorpus,
       tier: "fact" | "reflection" | "fact_archive",
       rows: ReadonlyArray<R>,
-      project: (row: R) => ReturnType<typeof factEntry>
+      project: (row: R) => ReturnType<typeof factEntry>,
+      touched: Set<string>
     ) =>
       Effect.gen(function* () {
         const changes = corpus.diff(tier, rows)
+        for (const r of changes.changed) touched.add(r.id)
+        for (const id of changes.removed) touched.add(id)
         // A large build (a cold start) goes in slices with pending I/O let through between them, so other
         // characters' requests are served meanwhile.
         for (let i = 0; i === 0 || i < changes.changed.length; i += APPLY_SLICE) {
@@ -152,27 +135,37 @@ export const make = (deps: {
         return changed ? Option.some(sources.flatMap((f) => archive.get(f)?.rows ?? [])) : Option.none()
       })
 
-    /** Brings the corpus up to date with the views (building it on first use). */
+    /** The speakers' names, folded, and the corpus options (with the concept matcher, made on first use). */
+    const setup = Effect.gen(function* () {
+      const speakers = yield* deps.speakers
+      if (concepts === undefined) concepts = t.recall_concepts ? yield* Concepts.make(fold) : Concepts.none
+      const names = yield* fold([speakers.master, speakers.character])
+      const options = { cjkWords: t.recall_cjk_words, stemmed: t.recall_stemmed_terms, concepts }
+      const config = JSON.stringify([VERSION, names, t.recall_cjk_words, t.recall_stemmed_terms, t.recall_concepts])
+      return { names, key: names.join("\u0000"), options, config }
+    })
+
+    /** Brings the corpus up to date with the views (building it on first use), then the index with it. */
     const refresh = (state: RecallHost) =>
       Effect.gen(function* () {
-        const speakers = yield* deps.speakers
-        if (concepts === undefined) concepts = t.recall_concepts ? yield* Concepts.make(fold) : Concepts.none
-        const names = yield* fold([speakers.master, speakers.character])
-        const key = names.join("\u0000")
+        const { names, key, options, config } = yield* setup
+        yield* writer.beforeChange
         if (current === undefined || current.names !== key) {
-          current = {
-            names: key,
-            corpus: Corpus.make(names, { cjkWords: t.recall_cjk_words, stemmed: t.recall_stemmed_terms, concepts })
-          }
+          current = { names: key, corpus: Corpus.make(names, options) }
           facts = undefined
           reflections = undefined
+          indexed = undefined
           archive.clear()
           turns.reset()
         }
         const corpus = current.corpus
+        // Stamped before reading: a file changed meanwhile leaves the index stamped older than it, never used.
+        const stamps = RecallIndex.sourcesOf(state)
+        const sources = stamps()
+        const touched = new Set<string>()
         const index = yield* state.facts.load
         if (index.all !== facts) {
-          yield* sync(corpus, "fact", index.all, (f) => factEntry(f, "fact"))
+          yield* sync(corpus, "fact", index.all, (f) => factEntry(f, "fact"), touched)
           facts = index.all
         }
         const stamp = yield* stampOf(state.reflections.file)
@@ -180,13 +173,40 @@ export const make = (deps: {
           const rows = (yield* state.reflections.loadAll).filter(
             (r) => r.status === "pending" || r.status === "confirmed"
           )
-          yield* sync(corpus, "reflection", rows, (r: Reflection) => reflectionEntry(r))
+          yield* sync(corpus, "reflection", rows, (r: Reflection) => reflectionEntry(r), touched)
           reflections = stamp
         }
         const archived = yield* archiveRows(state)
         if (Option.isSome(archived))
-          yield* sync(corpus, "fact_archive", archived.value, (f) => factEntry(f, "fact_archive"))
+          yield* sync(corpus, "fact_archive", archived.value, (f) => factEntry(f, "fact_archive"), touched)
+        yield* writer.synced({
+          dir: state.dir,
+          corpus,
+          config,
+          before: indexed,
+          after: sources,
+          current: stamps,
+          touched
+        })
+        indexed = sources
         return { corpus, names }
+      })
+
+    /**
+     * A text query without time window and vectors, before the corpus is built: answered from a fresh
+     * `recall_index.db` (RecallIndex.ts), undefined when there is none.
+     */
+    const cold = (state: RecallHost, partitions: ReadonlyArray<string>, queryText: string, nowMillis: number) =>
+      Effect.gen(function* () {
+        const { names, key, options, config } = yield* setup
+        if (current !== undefined && current.names === key) return undefined
+        const [folded] = yield* fold([queryText])
+        const tokens = Corpus.make(names, options).tokenize(folded ?? queryText)
+        const sources = RecallIndex.sourcesOf(state)()
+        const found = yield* RecallIndex.withCold(state.dir, config, sources, partitions, (view) =>
+          hybridRecall(view, { partitions, window: undefined, nowMillis, tokens, vectors: undefined }, t)
+        )
+        return found === undefined ? undefined : { found, names, folded }
       })
 
     const recall = (state: RecallHost, input: QueryRequest) =>
@@ -199,8 +219,8 @@ export const make = (deps: {
         const window = timeSpec === "" ? undefined : parseTimeWindow(timeSpec, nowMillis, input.language ?? undefined)
         if (queryText === "" && window === undefined) return empty
         const partitions = yield* partitionsOf(input.subjects)
-        const { corpus, names } = yield* refresh(state)
         if (queryText === "" && window !== undefined) {
+          const { corpus } = yield* refresh(state)
           const found = recallByTime(corpus, { partitions, window, nowMillis }, t)
           const result: QueryResult = {
             results: found.rows,
@@ -211,10 +231,19 @@ export const make = (deps: {
           }
           return result
         }
-        const [folded] = yield* fold([queryText])
         const vectors = deps.vectors ? yield* deps.vectors({ state, query: queryText }) : undefined
-        const tokens = corpus.tokenize(folded ?? queryText)
-        const found = hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t)
+        const fromIndex =
+          vectors === undefined && window === undefined
+            ? yield* cold(state, partitions, queryText, nowMillis)
+            : undefined
+        const { found, names, folded } =
+          fromIndex ??
+          (yield* Effect.gen(function* () {
+            const { corpus, names } = yield* refresh(state)
+            const [folded] = yield* fold([queryText])
+            const tokens = corpus.tokenize(folded ?? queryText)
+            return { found: hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t), names, folded }
+          }))
         const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
         const speakers = { master: names[0] ?? "", character: names[1] ?? "" }
         const turnHits = withTurns
@@ -254,14 +283,15 @@ export const make = (deps: {
         )
       )
 
-    /** Drops the corpus and the turn index (an idle actor's release); the next query builds them again. */
+    /** Drops the corpus and the turn index (an idle actor's release); the next query reads the index or rebuilds. */
     const release = Effect.sync(() => {
       current = undefined
       facts = undefined
       reflections = undefined
+      indexed = undefined
       archive.clear()
       turns.reset()
     })
 
-    return { query, release }
+    return { query, release, indexSettled: writer.settled }
   })

@@ -10,6 +10,7 @@
  * tokens of the text folded to Simplified Chinese with the speakers' names stripped, plus (by default) the
  * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included) and its concept
  * terms (Concepts.ts, when a matcher is given); the caller folds (an effect), the corpus tokenizes.
+ * `keys`, `placement` and `live` expose the partitions to the writer of the on-disk index (RecallIndexWriter.ts).
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
@@ -36,9 +37,16 @@ interface Stored {
   readonly seq: number
 }
 
+/** What recall reads of a partition's members (a Map, or a lazy view of the on-disk index). */
+export interface Members {
+  readonly size: number
+  readonly get: (id: string) => RecallEntry | undefined
+  readonly values: () => IterableIterator<RecallEntry>
+}
+
 export interface Partition {
-  readonly index: Bm25.Bm25Index
-  readonly members: Map<string, RecallEntry>
+  readonly index: Bm25.Bm25View
+  readonly members: Members
   /** Members whose evidence score changes with time (disputed reflections). */
   readonly dynamic: Set<string>
   /** Members with an event time, by start. */
@@ -59,6 +67,19 @@ export interface RecallCorpus {
   /** Pool order for ties: active facts, reflections, archive, each in the order first seen. */
   readonly order: (id: string) => number
   readonly tokenize: (folded: string) => Array<string>
+  /** The keys of the partitions created so far. */
+  readonly keys: () => ReadonlyArray<string>
+  /** The partition key of a recallable entry, undefined when `id` is not recallable. */
+  readonly placement: (id: string) => string | undefined
+  readonly live: (key: string) => LivePartition | undefined
+}
+
+/** The part of a corpus that recall reads (RecallIndex.ts offers it from the on-disk index too). */
+export type CorpusView = Pick<RecallCorpus, "partitions" | "order">
+
+export interface LivePartition extends Partition {
+  readonly index: Bm25.Bm25Index
+  readonly members: Map<string, RecallEntry>
 }
 
 const tierRank: Readonly<Record<Tier, number>> = { fact: 0, reflection: 1, fact_archive: 2 }
@@ -78,7 +99,7 @@ export const make = (
     fact_archive: new Map()
   }
   const last: Record<Tier, ReadonlyArray<Row>> = { fact: [], reflection: [], fact_archive: [] }
-  const parts = new Map<string, Partition>()
+  const parts = new Map<string, LivePartition>()
   const placed = new Map<string, { readonly record: Stored; readonly partition: string }>()
   let seq = 0
 
@@ -92,10 +113,10 @@ export const make = (
       : recallTokens(text)
   }
 
-  const partitionFor = (key: string): Partition => {
+  const partitionFor = (key: string): LivePartition => {
     const existing = parts.get(key)
     if (existing) return existing
-    const created: Partition = {
+    const created: LivePartition = {
       index: Bm25.make(),
       members: new Map(),
       dynamic: new Set(),
@@ -161,7 +182,10 @@ export const make = (
       const at = placed.get(id)
       return at ? tierRank[at.record.entry.tier] * RANK_SPAN + at.record.seq : Number.MAX_SAFE_INTEGER
     },
-    tokenize
+    tokenize,
+    keys: () => [...parts.keys()],
+    placement: (id) => placed.get(id)?.partition,
+    live: (key) => parts.get(key)
   }
 }
 

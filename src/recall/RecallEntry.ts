@@ -5,10 +5,13 @@
  * recalled), the event window (anchor = end → start → created_at), and the time-independent hard filter
  * (empty text, `suppress`/`suppressed`, `protected`, a stored negative `score`, reflections not pending or
  * confirmed, archive rows with an archive marker). Only a disputed reflection keeps its evidence snapshot,
- * because its score is computed at query time (N.E.K.O. scores reflections only once disputed).
+ * because its score is computed at query time (N.E.K.O. scores reflections only once disputed). Also the
+ * partition keys a request's subjects name (`partitionsOf`).
  */
+import { Effect, Either } from "effect"
 import { parseLocal } from "../domain/LocalTime.js"
-import { isLegacyPrivate, LEGACY_PRIVATE_SCOPE, subjectMarker, subjectOfRow } from "../domain/Subject.js"
+import { isLegacyPrivate, LEGACY_PRIVATE_SCOPE, makeSubject, subjectMarker, subjectOfRow } from "../domain/Subject.js"
+import type { QueryRequest } from "./RecallTypes.js"
 import type { Evidence } from "../reflection/evidence/Evidence.js"
 import type { Fact } from "../facts/Fact.js"
 import type { Reflection } from "../reflection/Reflection.js"
@@ -138,3 +141,19 @@ export const factEntry = (fact: Fact, tier: "fact" | "fact_archive"): RecallEntr
 /** A reflection; only pending and confirmed ones are recallable. */
 export const reflectionEntry = (r: Reflection): RecallEntry =>
   project(r, "reflection", r.status !== "pending" && r.status !== "confirmed", r.disputation > 0 ? r : undefined)
+
+class RecallInputError {
+  readonly _tag = "RecallInputError"
+  constructor(readonly message: string) {}
+}
+
+/** Partition keys of the request's subjects; without subjects, private (legacy) memory. */
+export const partitionsOf = (subjects: QueryRequest["subjects"]) => {
+  if (subjects === undefined) return Effect.succeed([LEGACY_PRIVATE])
+  if (subjects.length < 1 || subjects.length > 8) return Effect.fail(new RecallInputError("subjects must have 1..8"))
+  const keys = subjects.map((s) =>
+    Either.map(makeSubject(s.subject_kind || s.kind, s.subject_id, s.scope ?? undefined), subjectMarker)
+  )
+  const valid = keys.flatMap((k) => (Either.isRight(k) ? [k.right] : []))
+  return valid.length === keys.length ? Effect.succeed(valid) : Effect.fail(new RecallInputError("invalid subject"))
+}

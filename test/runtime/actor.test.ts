@@ -310,6 +310,11 @@ describe("character actors", () => {
         yield* check
         assert.include(yield* memory.status(name), { handlesOpen: false, viewsHeld: false })
         assert.deepStrictEqual([...(yield* registry.active)].map(String), ["Hana"], "released, not evicted")
+        // Answered from recall_index.db (written after the first query): nothing decoded.
+        assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
+        assert.include(yield* memory.status(name), { viewsHeld: false })
+        // Without the index the query decodes the views again.
+        rmSync(path.join(dir, "recall_index.db"))
         assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
         assert.include(yield* memory.status(name), { viewsHeld: true })
       })

@@ -1,0 +1,180 @@
+/**
+ * The cold-start side of recall: `recall_index.db` (RecallIndexDb.ts) read as a corpus and kept in step with
+ * the in-memory one. An index is used only when its tokenizer configuration and the stamps (inode, mtime ns,
+ * size) of every source file — facts.json, reflections.json, the archive file and shards — equal the current
+ * ones, and no requested partition holds a disputed reflection (whose score moves with the clock); then the
+ * query's terms are looked up and only the hits' entries are decoded, and `hybridRecall` runs on that view
+ * exactly as on the in-memory corpus (same statistics, same pool order). After each sync of the in-memory
+ * corpus the index is brought up to date in the background: the changed ids in one transaction when the
+ * index mirrored the corpus's previous state, else a whole rebuild (a temporary file, renamed into place).
+ * Every write first re-checks the source stamps and gives up when they moved, so a forget (which deletes the
+ * index, Forget.ts) is never undone by a write prepared before it. Correctness never depends on the index:
+ * missing, stale or unreadable, recall takes its in-memory path.
+ */
+import { Effect, Schema } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { Bm25View } from "./Bm25Index.js"
+import type { CorpusView, Partition } from "./RecallCorpus.js"
+import type { RecallEntry } from "./RecallEntry.js"
+import * as Db from "./RecallIndexDb.js"
+import type { RecallHost } from "./RecallTypes.js"
+import * as Timeline from "./Timeline.js"
+
+const FORMAT = "2"
+
+const Stored = Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  tier: Schema.Literal("fact", "reflection", "fact_archive"),
+  entity: Schema.String,
+  subjectKind: Schema.NullOr(Schema.String),
+  subjectId: Schema.NullOr(Schema.String),
+  scope: Schema.NullOr(Schema.String),
+  createdAt: Schema.NullOr(Schema.String),
+  eventStartAt: Schema.NullOr(Schema.String),
+  eventEndAt: Schema.NullOr(Schema.String),
+  partition: Schema.String,
+  window: Schema.NullOr(Schema.Tuple(Schema.Number, Schema.Number)),
+  sourceRowIds: Schema.Array(Schema.Number)
+})
+const decodeStored = Schema.decodeUnknownSync(Schema.parseJson(Stored))
+type Stored = typeof Stored.Type
+
+/** The stored JSON of an entry (plain `JSON.stringify`: it is written for every entry of a corpus). */
+export const encodeEntry = (e: RecallEntry, partition: string) => {
+  const stored: Stored = {
+    id: e.id,
+    text: e.text,
+    tier: e.tier,
+    entity: e.entity,
+    subjectKind: e.subjectKind,
+    subjectId: e.subjectId,
+    scope: e.scope,
+    createdAt: e.createdAt,
+    eventStartAt: e.eventStartAt,
+    eventEndAt: e.eventEndAt,
+    partition,
+    window: e.window === undefined ? null : [e.window[0], e.window[1]],
+    sourceRowIds: e.sourceRowIds
+  }
+  return JSON.stringify(stored)
+}
+
+const decodeEntry = (json: string): RecallEntry => {
+  const s = decodeStored(json)
+  return { ...s, window: s.window ?? undefined, blocked: false, evidence: undefined }
+}
+
+/** The source files of the corpus, stamped synchronously (a write checks them inside its transaction). */
+export const sourcesOf = (state: RecallHost) => {
+  const files = () => [
+    state.facts.file,
+    state.reflections.file,
+    path.join(state.dir, "facts_archive.json"),
+    ...state.archive.shards().map((n) => path.join(state.archive.shardDir, n))
+  ]
+  return () =>
+    files()
+      .map((file) => {
+        const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false })
+        return `${path.relative(state.dir, file)}:${s === undefined ? "-" : `${s.ino}:${s.mtimeNs}:${s.size}`}`
+      })
+      .join("\n")
+}
+
+export const metaOf = (config: string, sources: string) =>
+  new Map([
+    ["format", FORMAT],
+    ["config", config],
+    ["sources", sources]
+  ])
+
+export const matches = (meta: ReadonlyMap<string, string>, config: string, sources: string) =>
+  meta.get("format") === FORMAT && meta.get("config") === config && meta.get("sources") === sources
+
+/** A read-only BM25 view of one partition of the index; document ids are pool orders as strings. */
+const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm25View => {
+  const cache = new Map<string, Db.Postings>()
+  const postings = (term: string) => {
+    const hit = cache.get(term)
+    if (hit) return hit
+    const rows = reader.postings(pid, term)
+    cache.set(term, rows)
+    return rows
+  }
+  const doc = (id: string) => reader.doc(Number(id))
+  return {
+    size: () => stats.n,
+    totalLength: () => stats.total,
+    has: (id) => doc(id)?.pid === pid,
+    lengthOf: (id) => {
+      const d = doc(id)
+      return d?.pid === pid ? d.length : undefined
+    },
+    df: (term) => postings(term).length / 3,
+    tf: (id, term) => {
+      const p = postings(term)
+      for (let i = 0; i < p.length; i += 3) if (p[i] === Number(id)) return p[i + 1] ?? 0
+      return 0
+    },
+    forEachPosting: (term, f) => {
+      const p = postings(term)
+      for (let i = 0; i < p.length; i += 3) f(String(p[i]), p[i + 1] ?? 0, p[i + 2] ?? 0)
+    }
+  }
+}
+
+const lazyPartition = (
+  reader: Db.IndexReader,
+  key: string,
+  stats: Db.PartStats & { readonly pid: number }
+): Partition => ({
+  index: lazyIndex(reader, stats.pid, stats),
+  members: {
+    size: stats.n,
+    get: (id) => {
+      const json = reader.doc(Number(id))?.pid === stats.pid ? reader.entry(Number(id)) : undefined
+      return json === undefined ? undefined : decodeEntry(json)
+    },
+    values: () => reader.entries(stats.pid).map(decodeEntry).values()
+  },
+  dynamic: new Set(),
+  timeline: Timeline.make()
+})
+
+/**
+ * Runs `f` on the index as a corpus view when it is fresh for `config` and the current sources and none of
+ * `keys` holds a disputed reflection; undefined otherwise (or when the file is missing or unreadable).
+ */
+export const withCold = <A>(
+  dir: string,
+  config: string,
+  sources: string,
+  keys: ReadonlyArray<string>,
+  f: (view: CorpusView) => A
+): Effect.Effect<A | undefined> =>
+  Effect.try(() => {
+    if (!fs.existsSync(Db.indexFile(dir))) return undefined
+    const reader = Db.openReader(dir)
+    try {
+      if (!matches(reader.meta, config, sources)) return undefined
+      const parts: Array<Partition> = []
+      for (const key of new Set(keys)) {
+        const stats = reader.parts.get(key)
+        if (stats === undefined) continue
+        if (stats.dynamic > 0) return undefined
+        parts.push(lazyPartition(reader, key, stats))
+      }
+      return f({ partitions: () => parts, order: (id) => Number(id) })
+    } finally {
+      reader.close()
+    }
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.logWarning("recall index unreadable; recalled from the files").pipe(
+        Effect.annotateLogs({ dir, error: String(e.error) }),
+        Effect.as(undefined)
+      )
+    )
+  )
