@@ -21,7 +21,7 @@ import { LocaleChange, LocaleState } from "../character/locale/PromptLocale.js"
 import { languages } from "../domain/Locale.js"
 import { ImportOutcome, ImportRequest } from "../facts/ExternalImport.js"
 import { ScopedForgetStats, SubjectSchema, SubjectWriteSchema, WrittenSchema } from "../scoped/ScopedCommands.js"
-import { OwnerSignalJobSchema, OwnerSignalsAnswer } from "../scoped/OwnerSignalsWrite.js"
+import { OwnerSignalJobSchema, OwnerSignalsAnswer } from "../scoped/ScopedCommands.js"
 
 const Lang = Schema.optional(Schema.NullOr(Schema.String))
 const ReadInput = { language: Lang, renderLanguage: Lang }

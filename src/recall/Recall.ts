@@ -15,8 +15,8 @@
  * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
  * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
  * Cold starts: before the corpus is built, a text query without time window and vectors is answered from a
- * fresh `recall_index.db` (RecallIndex.ts) without building it; after every sync the index is brought up to
- * date in the background (RecallIndexWriter.ts).
+ * fresh `recall_index.db` (index/RecallIndex.ts) without building it; after every sync the index is brought up to
+ * date in the background (index/RecallIndexWriter.ts).
  */
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -39,9 +39,9 @@ import * as TurnTier from "./TurnTier.js"
 import { mergeTiers } from "./MergeTiers.js"
 import * as Concepts from "./Concepts.js"
 import { analyze } from "./TurnAnalyzer.js"
-import * as RecallIndex from "./RecallIndex.js"
-import { makeFold } from "./Fold.js"
-import * as IndexWriter from "./RecallIndexWriter.js"
+import * as RecallIndex from "./index/RecallIndex.js"
+import { makeFold } from "../domain/Fold.js"
+import * as IndexWriter from "./index/RecallIndexWriter.js"
 import { VERSION } from "../Version.js"
 
 /** The cosine side of recall for one query; `undefined` means BM25 only. */
@@ -76,7 +76,7 @@ export const make = (deps: {
     let current: { readonly names: string; readonly corpus: Corpus.RecallCorpus } | undefined
     let facts: ReadonlyArray<Fact> | undefined
     let reflections: Stamp | undefined
-    /** The source stamps of the corpus's last sync (RecallIndex.ts), undefined before the first. */
+    /** The source stamps of the corpus's last sync (index/RecallIndex.ts), undefined before the first. */
     let indexed: string | undefined
     const writer = yield* IndexWriter.make
     const archive = new Map<string, { readonly stamp: Stamp; readonly rows: ReadonlyArray<Fact> }>()
@@ -194,7 +194,7 @@ export const make = (deps: {
 
     /**
      * A text query without time window and vectors, before the corpus is built: answered from a fresh
-     * `recall_index.db` (RecallIndex.ts), undefined when there is none.
+     * `recall_index.db` (index/RecallIndex.ts), undefined when there is none.
      */
     const cold = (state: RecallHost, partitions: ReadonlyArray<string>, queryText: string, nowMillis: number) =>
       Effect.gen(function* () {

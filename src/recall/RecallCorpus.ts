@@ -10,7 +10,7 @@
  * tokens of the text folded to Simplified Chinese with the speakers' names stripped, plus (by default) the
  * text's CJK words (`cjkWords`, kioku's: Chinese and Japanese words, one Han character included) and its concept
  * terms (Concepts.ts, when a matcher is given); the caller folds (an effect), the corpus tokenizes.
- * `keys`, `placement` and `live` expose the partitions to the writer of the on-disk index (RecallIndexWriter.ts).
+ * `keys`, `placement` and `live` expose the partitions to the writer of the on-disk index (index/RecallIndexWriter.ts).
  */
 import * as Bm25 from "./Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
@@ -74,7 +74,7 @@ export interface RecallCorpus {
   readonly live: (key: string) => LivePartition | undefined
 }
 
-/** The part of a corpus that recall reads (RecallIndex.ts offers it from the on-disk index too). */
+/** The part of a corpus that recall reads (index/RecallIndex.ts offers it from the on-disk index too). */
 export type CorpusView = Pick<RecallCorpus, "partitions" | "order">
 
 export interface LivePartition extends Partition {

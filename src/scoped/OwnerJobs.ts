@@ -10,7 +10,7 @@ import { isHuman, messageText } from "../domain/Message.js"
 import type { SegmentOutcome } from "../MemoryService.js"
 import type { FactIdentity } from "../trust/OwnerSignals.js"
 import { accountsOf, type TrustSnapshot } from "../trust/TrustSnapshot.js"
-import type { OwnerSignalJob } from "./OwnerSignalsWrite.js"
+import type { OwnerSignalJob } from "./ScopedCommands.js"
 import type { Segment } from "./ScopedRequests.js"
 
 const excludedOf = (s: Segment): ReadonlyArray<FactIdentity> => {

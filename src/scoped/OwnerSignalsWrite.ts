@@ -6,7 +6,7 @@
  * (`_speaker_trust_signal_events`) as `fact.updated` journal lines, like every fact edit. Answers, per job,
  * the events a row durably carries, for the trust pool to settle (idempotent by event id).
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { localIso } from "../domain/LocalTime.js"
 import type { Fact } from "../facts/Fact.js"
@@ -14,31 +14,8 @@ import { FACT_UPDATED, factLine } from "../facts/FactEvents.js"
 import type { FactsHost } from "../facts/FactsHost.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ViewDecodeError } from "../store/ViewFile.js"
-import {
-  attachEvents,
-  evaluateOwnerSignals,
-  OwnerSignalEvent,
-  recordedEvents,
-  type OwnerJob
-} from "../trust/OwnerSignals.js"
-import { SubjectSchema } from "./ScopedCommands.js"
-
-/** One owner segment to judge; `hidden` are the fact ids created by this segment or a later one. */
-export interface OwnerSignalJob extends OwnerJob {
-  readonly hidden: ReadonlyArray<string>
-}
-
-/** The schemas cluster mode sends the jobs and their answer with. */
-export const OwnerSignalJobSchema = Schema.Struct({
-  character: Schema.String,
-  sourceId: Schema.String,
-  selfAccounts: Schema.Array(Schema.String),
-  subject: SubjectSchema,
-  texts: Schema.Array(Schema.String),
-  excluded: Schema.Array(Schema.Tuple(Schema.String, Schema.String, Schema.String, Schema.String)),
-  hidden: Schema.Array(Schema.String)
-})
-export const OwnerSignalsAnswer = Schema.Array(Schema.Array(OwnerSignalEvent))
+import { attachEvents, evaluateOwnerSignals, recordedEvents, type OwnerSignalEvent } from "../trust/OwnerSignals.js"
+import type { OwnerSignalJob } from "./ScopedCommands.js"
 
 export const recordOwnerSignals = (
   state: FactsHost,

@@ -11,8 +11,7 @@ import { SUBJECT_KINDS, type MemorySubject } from "../domain/Subject.js"
 import { EventWhenRaw, Fact } from "../facts/Fact.js"
 import type { Reply } from "../runtime/Actor.js"
 import type { StoreError } from "../store/DurableFs.js"
-import type { OwnerSignalEvent } from "../trust/OwnerSignals.js"
-import type { OwnerSignalJob } from "./OwnerSignalsWrite.js"
+import { OwnerSignalEvent, type OwnerJob } from "../trust/OwnerSignals.js"
 import type { Provenance, ScopedCandidate, Written } from "./ScopedWrite.js"
 
 export interface SubjectWrite {
@@ -96,3 +95,20 @@ const tags: ReadonlySet<string> = new Set([
 ])
 
 export const isScopedCommand = (c: { readonly _tag: string }): c is ScopedCommand => tags.has(c._tag)
+
+/** One owner segment to judge; `hidden` are the fact ids created by this segment or a later one. */
+export interface OwnerSignalJob extends OwnerJob {
+  readonly hidden: ReadonlyArray<string>
+}
+
+/** The schemas cluster mode sends the jobs and their answer with. */
+export const OwnerSignalJobSchema = Schema.Struct({
+  character: Schema.String,
+  sourceId: Schema.String,
+  selfAccounts: Schema.Array(Schema.String),
+  subject: SubjectSchema,
+  texts: Schema.Array(Schema.String),
+  excluded: Schema.Array(Schema.Tuple(Schema.String, Schema.String, Schema.String, Schema.String)),
+  hidden: Schema.Array(Schema.String)
+})
+export const OwnerSignalsAnswer = Schema.Array(Schema.Array(OwnerSignalEvent))

@@ -12,8 +12,8 @@
  * in-memory path.
  */
 import { Deferred, Effect } from "effect"
-import { yieldToIo } from "../runtime/Actor.js"
-import type { RecallCorpus } from "./RecallCorpus.js"
+import { yieldToIo } from "../../runtime/Actor.js"
+import type { RecallCorpus } from "../RecallCorpus.js"
 import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
 

@@ -1,6 +1,6 @@
 /** Folding of recall texts to Simplified Chinese, a batch of texts per converter call (NUL-joined). */
 import { Effect } from "effect"
-import type { ChineseScript } from "../domain/ChineseScript.js"
+import type { ChineseScript } from "./ChineseScript.js"
 
 const FOLD_BATCH = 1000
 

@@ -14,12 +14,12 @@
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { Bm25View } from "./Bm25Index.js"
-import type { CorpusView, Partition } from "./RecallCorpus.js"
-import type { RecallEntry } from "./RecallEntry.js"
+import type { Bm25View } from "../Bm25Index.js"
+import type { CorpusView, Partition } from "../RecallCorpus.js"
+import type { RecallEntry } from "../RecallEntry.js"
 import * as Db from "./RecallIndexDb.js"
-import type { RecallHost } from "./RecallTypes.js"
-import * as Timeline from "./Timeline.js"
+import type { RecallHost } from "../RecallTypes.js"
+import * as Timeline from "../Timeline.js"
 
 const FORMAT = "2"
 
