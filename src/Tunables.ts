@@ -153,7 +153,7 @@ export const tunableDefaults = {
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,
-  recent_write_at_checkpoint: true,
+  recent_write_at_checkpoint: false,
   recent_write_idle_ms: 500,
   max_body_bytes: 16 * 1024 * 1024,
   auth_session_ttl_seconds: 12 * 3600,

@@ -11,7 +11,11 @@ import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { flushRecent, history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
-const env = { KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000", KIOKU_RECENT_WRITE_IDLE_MS: "600000" }
+const env = {
+  KIOKU_RECENT_WRITE_AT_CHECKPOINT: "true",
+  KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000",
+  KIOKU_RECENT_WRITE_IDLE_MS: "600000"
+}
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
