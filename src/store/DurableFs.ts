@@ -64,11 +64,12 @@ export const writeAtomic = (file: string, text: string | Uint8Array, durability:
     }
   }).pipe(Effect.zipRight(durability === "full" ? fsyncDir(path.dirname(file)) : Effect.void))
 
-const tempName = /\.[0-9a-f]{8}\.tmp$/
+/** `writeAtomic`'s temp files, and a SQLite file built under `<name>.db.tmp` before its rename (and its WAL). */
+const tempName = /(\.[0-9a-f]{8}\.tmp|\.db\.tmp(-wal|-shm|-journal)?)$/
 
 /**
- * Removes the temp files `writeAtomic` left in `dir` and its subdirectories when the process died between
- * writing and renaming one (they hold a view that never became current). Only safe while nothing writes
+ * Removes the temp files `writeAtomic` or a derived index's build left in `dir` and its subdirectories when
+ * the process died between writing and renaming one (they hold a view that never became current). Only safe while nothing writes
  * there: a character's directory as its state is loaded, under the root lock. Returns how many were removed.
  */
 export const sweepTemps = (dir: string) =>
