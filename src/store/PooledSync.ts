@@ -99,10 +99,11 @@ export const writeAtomicPooled = (
       pooled("write", file, (done) => fs.writeFile(fd, text, (e) => done(e))).pipe(
         Effect.zipRight(syncPooled(fd, false, "write", file))
       ),
-    (fd) => Effect.sync(() => fs.close(fd, () => undefined))
+    (fd) => Effect.async<void>((resume) => fs.close(fd, () => resume(Effect.void)))
   ).pipe(
     Effect.zipRight(pooled("write", file, (done) => fs.rename(tmp, file, (e) => done(e)))),
-    Effect.tapError(() => Effect.sync(() => fs.rm(tmp, { force: true }, () => undefined)))
+    // Awaited: the temp file is gone by the time the failure is reported.
+    Effect.tapError(() => Effect.async<void>((resume) => fs.rm(tmp, { force: true }, () => resume(Effect.void))))
   )
   return Effect.uninterruptible(
     Effect.asVoid(durability === "full" ? Effect.zipRight(written, syncDirPooled(path.dirname(file))) : written)

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
 import * as Actor from "../../src/runtime/Actor.js"
@@ -291,14 +291,20 @@ describe("character actors", () => {
         const dir = path.join(rt.settings.dataDir, name)
         mkdirSync(dir, { recursive: true })
         writeFileSync(path.join(dir, "facts.json"), JSON.stringify([storedFact("f1", "Hana's master grows tomatoes")]))
-        const check = registry
-          .tell(name, { _tag: "ReleaseHandles" })
-          .pipe(Effect.zipRight(registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))))
+        // Background work first (the turn's extraction keeps the handles busy), then the check, then a round trip.
+        const quiet = registry.ask<void, StoreError>(name, (reply) => ({ _tag: "AwaitBackground", reply }))
+        const check = quiet.pipe(
+          Effect.zipRight(registry.tell(name, { _tag: "ReleaseHandles" })),
+          Effect.zipRight(quiet)
+        )
         const recalled = Effect.map(memory.queryMemory(name, { query: "tomatoes" }), (r) =>
           r.results.map((x) => x.text)
         )
         yield* memory.write("cache", name, { messages: [{ role: "user", content: "and basil" }] })
         assert.deepStrictEqual(yield* recalled, ["Hana's master grows tomatoes"])
+        // recall_index.db is written in the background after that answer (renamed into place once complete).
+        const indexed = Effect.sync(() => existsSync(path.join(dir, "recall_index.db")))
+        yield* Effect.repeat(Effect.zipRight(Actor.yieldToIo, indexed), { until: (done) => done })
         assert.include(yield* memory.status(name), { handlesOpen: true, viewsHeld: true })
         yield* TestClock.adjust("61 seconds")
         yield* check
