@@ -36,7 +36,7 @@ export interface Unapplied {
   readonly lastEventId: string | null
 }
 
-const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(EventLine))
+export const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(EventLine))
 
 export interface EventLog {
   readonly file: string

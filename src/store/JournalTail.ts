@@ -2,18 +2,19 @@
  * Whether a character has recovery work, read from its files alone: journal events its views may lack (the
  * last line of `events.ndjson` against the id `events_applied.json` names) or outbox ops without a `done`
  * line. Startup recovery uses it to load only the characters with something to replay or drain. Anything it
- * cannot read with certainty — a torn or foreign line, a missing or undecodable sentinel beside a non-empty
- * journal, an I/O error — counts as pending, so the check can cost a load, never skip one.
+ * cannot read with certainty in the journal — a torn or foreign last line, a missing or undecodable sentinel
+ * beside a non-empty journal, an outbox line that does not decode — or an I/O error counts as pending, so the
+ * check can cost a load, never skip one. The outbox is folded by Outbox.ts's own reader.
  */
 import { Either, Option, Schema } from "effect"
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 import * as path from "node:path"
-import { EventLine, Sentinel } from "./EventLog.js"
+import { decodeLine, Sentinel } from "./EventLog.js"
+import { readOutbox } from "./Outbox.js"
 
 /** Bytes read from the end of the journal; a longer last line counts as pending. */
 const TAIL_BYTES = 256 * 1024
 
-const decodeEvent = Schema.decodeUnknownEither(Schema.parseJson(EventLine))
 const decodeSentinel = Schema.decodeUnknownEither(Schema.parseJson(Sentinel))
 
 /** The text of the journal's last `TAIL_BYTES`; `None` when the file does not exist. */
@@ -44,7 +45,7 @@ export const replayPending = (dir: string): boolean => {
     const lines = tail.value.split("\n").filter((l) => l.trim() !== "")
     const last = lines[lines.length - 1]
     if (last === undefined) return tail.value.length >= TAIL_BYTES
-    const event = decodeEvent(last)
+    const event = decodeLine(last)
     if (Either.isLeft(event)) return true
     const sentinel = decodeSentinel(readFileSync(path.join(dir, "events_applied.json"), "utf8"))
     return Either.isLeft(sentinel) || sentinel.right.last_applied_event_id !== event.right.event_id
@@ -53,22 +54,11 @@ export const replayPending = (dir: string): boolean => {
   }
 }
 
-const OutboxStatus = Schema.parseJson(Schema.Struct({ op_id: Schema.String, status: Schema.String }))
-const decodeOutbox = Schema.decodeUnknownEither(OutboxStatus)
-
-/** True when `outbox.ndjson` at `dir` may hold an op without a `done` line. */
+/** True when `outbox.ndjson` at `dir` holds an op without a `done` line (read as Outbox.ts reads it). */
 export const outboxPending = (dir: string): boolean => {
   try {
-    const text = readFileSync(path.join(dir, "outbox.ndjson"), "utf8")
-    const open = new Set<string>()
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue
-      const decoded = decodeOutbox(line)
-      if (Either.isLeft(decoded)) return true
-      if (decoded.right.status === "done") open.delete(decoded.right.op_id)
-      else if (decoded.right.status === "pending") open.add(decoded.right.op_id)
-    }
-    return open.size > 0
+    const { ops, unreadable } = readOutbox(readFileSync(path.join(dir, "outbox.ndjson"), "utf8"))
+    return ops.size > 0 || unreadable > 0
   } catch (e) {
     return !(e instanceof Error && "code" in e && e.code === "ENOENT")
   }

@@ -44,10 +44,40 @@ export interface Outbox {
   readonly fail: (opId: string, ts: string) => Effect.Effect<boolean, StoreError>
 }
 
+type OpState = { type: string; payload: Readonly<Record<string, unknown>>; attempts: number }
+
+/** Folds the file's text: the ops still pending (no `done` line), every op id seen, the line count, and how many lines did not decode. */
+export const readOutbox = (text: string) => {
+  const ops = new Map<string, OpState>()
+  const known = new Set<string>()
+  let lines = 0
+  let unreadable = 0
+  for (const raw of text.split("\n")) {
+    if (raw.trim() === "") continue
+    lines++
+    const parsed = decodeLine(raw)
+    if (Either.isLeft(parsed)) {
+      unreadable++
+      continue
+    }
+    const line = parsed.right
+    known.add(line.op_id)
+    if (line.status === "pending" && line.type !== undefined) {
+      ops.set(line.op_id, { type: line.type, payload: line.payload ?? {}, attempts: 0 })
+    } else if (line.status === "attempt") {
+      const op = ops.get(line.op_id)
+      if (op) op.attempts++
+    } else if (line.status === "done") {
+      ops.delete(line.op_id)
+    }
+  }
+  return { ops, known, lines, unreadable }
+}
+
 export const make = (dir: string, options: { readonly maxAttempts: number; readonly compactAt: number }): Outbox => {
   const file = path.join(dir, "outbox.ndjson")
-  const ops = new Map<string, { type: string; payload: Readonly<Record<string, unknown>>; attempts: number }>()
-  const known = new Set<string>()
+  let ops = new Map<string, OpState>()
+  let known = new Set<string>()
   let lines = 0
   let needsNewline = false
 
@@ -76,27 +106,9 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
 
   return {
     load: Effect.gen(function* () {
-      ops.clear()
-      known.clear()
       const text = Option.getOrElse(yield* readText(file), () => "")
       needsNewline = text.length > 0 && !text.endsWith("\n")
-      lines = 0
-      for (const raw of text.split("\n")) {
-        if (raw.trim() === "") continue
-        lines++
-        const parsed = decodeLine(raw)
-        if (Either.isLeft(parsed)) continue
-        const line = parsed.right
-        known.add(line.op_id)
-        if (line.status === "pending" && line.type !== undefined) {
-          ops.set(line.op_id, { type: line.type, payload: line.payload ?? {}, attempts: 0 })
-        } else if (line.status === "attempt") {
-          const op = ops.get(line.op_id)
-          if (op) op.attempts++
-        } else if (line.status === "done") {
-          ops.delete(line.op_id)
-        }
-      }
+      ;({ ops, known, lines } = readOutbox(text))
     }),
     sync: syncFilePooled(file),
     pending: () => [...ops.entries()].map(([opId, op]) => ({ opId, ...op })),
