@@ -38,7 +38,13 @@ describe("journal tail", () => {
 
   it("says whether the outbox holds an op without a done line", () => {
     const root = mkdtempSync(path.join(tmpdir(), "kioku-outbox-"))
-    const op = (id: string, status: string) => JSON.stringify({ op_id: id, status, ts: "2026-12-03T09:00:00" })
+    const op = (id: string, status: string) =>
+      JSON.stringify({
+        op_id: id,
+        status,
+        ts: "2026-12-03T09:00:00",
+        ...(status === "pending" ? { type: "extract_facts", payload: {} } : {})
+      })
     const dir = (name: string, outbox?: string) => {
       const d = path.join(root, name)
       mkdirSync(d)
