@@ -145,18 +145,24 @@ export const make = (deps: {
       return { names, key: names.join("\u0000"), options, config }
     })
 
+    /** Forgets the corpus, what it was built from and the turn index. */
+    const drop = () => {
+      current = undefined
+      facts = undefined
+      reflections = undefined
+      indexed = undefined
+      archive.clear()
+      turns.reset()
+    }
+
     /** Brings the corpus up to date with the views (building it on first use), then the index with it. */
     const refresh = (state: RecallHost) =>
       Effect.gen(function* () {
         const { names, key, options, config } = yield* setup
         yield* writer.beforeChange
         if (current === undefined || current.names !== key) {
+          drop()
           current = { names: key, corpus: Corpus.make(names, options) }
-          facts = undefined
-          reflections = undefined
-          indexed = undefined
-          archive.clear()
-          turns.reset()
         }
         const corpus = current.corpus
         // Stamped before reading: a file changed meanwhile leaves the index stamped older than it, never used.
@@ -284,14 +290,7 @@ export const make = (deps: {
       )
 
     /** Drops the corpus and the turn index (an idle actor's release); the next query reads the index or rebuilds. */
-    const release = Effect.sync(() => {
-      current = undefined
-      facts = undefined
-      reflections = undefined
-      indexed = undefined
-      archive.clear()
-      turns.reset()
-    })
+    const release = Effect.sync(drop)
 
     return { query, release, indexSettled: writer.settled }
   })
