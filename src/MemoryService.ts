@@ -281,7 +281,7 @@ export const makeLocal = Effect.gen(function* () {
         },
         reply
       })),
-    newDialog: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "NewDialog", lang: lang(input), reply })),
+    newDialog: (raw, input) => Effect.flatMap(named(raw), (name) => registry.newDialog(name, lang(input))),
     recentHistory: (raw, input) => ask<string>(raw, (reply) => ({ _tag: "RecentHistory", lang: lang(input), reply })),
     lastConversationGap: (raw) => ask<number>(raw, (reply) => ({ _tag: "Gap", reply })),
     promptLocale,

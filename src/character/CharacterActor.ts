@@ -4,9 +4,8 @@
  * every caller of the group is answered only after its turns are durable — `/process`, `/renew` and `/settle`
  * callers, as in N.E.K.O., only once the compression they started is over (the mailbox stays free meanwhile).
  * Reads flush pending writes first, so they observe every earlier command; `new_dialog` waits while a
- * settle is in flight. `/query_memory` does not queue behind a batch or a lane job: `query` runs recall on the
- * loaded state under the actor's read lock, which the release of handles and views takes too (an answered write
- * is already applied, so a query sent after its answer sees it).
+ * settle is in flight. `/query_memory`, and `/new_dialog` when rendering it writes nothing, do not queue behind a
+ * batch or a lane job: they run on the loaded state under the actor's read lock (BesideReads.ts).
  */
 import { Deferred, Effect, Option, type Scope } from "effect"
 import { transition } from "xstate"
@@ -17,7 +16,7 @@ import { StoreError } from "../store/DurableFs.js"
 import { KiokuConfig } from "../Config.js"
 import * as Actor from "../runtime/Actor.js"
 import * as State from "./CharacterState.js"
-import type { Command } from "./Commands.js"
+import type { Command, ReadLanguage } from "./Commands.js"
 import type { ChineseScript } from "../domain/ChineseScript.js"
 import type { MemoryTasks } from "./MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
@@ -49,10 +48,12 @@ import * as WriteCommit from "./WriteCommit.js"
 import * as CheckpointPlan from "../runtime/CheckpointPlan.js"
 import * as IdleRelease from "./IdleRelease.js"
 import { DueWork } from "../maintenance/DueWork.js"
+import * as BesideReads from "./beside/BesideReads.js"
 
-/** A character's actor: its mailbox, and `/query_memory` served beside it. */
+/** A character's actor: its mailbox, and the reads served beside it (BesideReads.ts). */
 export interface CharacterActorRef extends Actor.ActorRef<Command> {
   readonly query: (input: QueryRequest) => Effect.Effect<QueryResult, StoreError | Actor.ActorDefect>
+  readonly newDialog: (lang: ReadLanguage) => Effect.Effect<string, StoreError | Actor.ActorDefect>
 }
 
 const defect = (message: string) => new Actor.ActorDefect({ actor: "lane", message })
@@ -316,15 +317,16 @@ export const make = (name: CharacterName) =>
       scope,
       Effect.suspend(() => (current ? Effect.zipRight(settle(current), idleRelease.worked(current)) : Effect.void))
     )
-    /** `/query_memory` beside the mailbox, on the state it has loaded (through the mailbox until then). */
-    const query = (input: QueryRequest): Effect.Effect<QueryResult, StoreError | Actor.ActorDefect> =>
-      Effect.flatMap(ref.health, (health) => {
-        const state = current
-        if (state === undefined || health._tag !== "Running")
-          return ref.ask<QueryResult, StoreError>((reply) => ({ _tag: "QueryMemory", input, reply }))
-        return idleRelease.used(state).pipe(Effect.zipRight(locked(recall.query(state, input))))
-      })
-    return { ...ref, query }
+    const beside = BesideReads.make({
+      ref,
+      current: () => current,
+      locked,
+      used: idleRelease.used,
+      query: recall.query,
+      render: (state, lang) => renderDialog(state, lang, (s, l) => memory.personaBlock(s, l, true)),
+      personaSettled: memory.personaSettled
+    })
+    return { ...ref, query: beside.query, newDialog: beside.newDialog }
   }) satisfies Effect.Effect<
     CharacterActorRef,
     StoreError | Actor.ActorDefect,

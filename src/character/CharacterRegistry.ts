@@ -20,7 +20,7 @@ import type { ActorDefect, Health } from "../runtime/Actor.js"
 import * as CharacterActor from "./CharacterActor.js"
 import * as Admission from "../runtime/Admission.js"
 import * as Handover from "../runtime/Handover.js"
-import type { Command } from "./Commands.js"
+import type { Command, ReadLanguage } from "./Commands.js"
 import { OutboxHandlers } from "../runtime/OutboxHandlers.js"
 import { Placement } from "../runtime/Placement.js"
 import { DerivedClaims } from "../runtime/DerivedClaims.js"
@@ -47,6 +47,8 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     ) => Effect.Effect<A, E | ActorDefect | StoreError>
     /** `/query_memory` beside the character's mailbox (CharacterActor.ts). */
     readonly query: (name: CharacterName, input: QueryRequest) => Effect.Effect<QueryResult, ActorDefect | StoreError>
+    /** `/new_dialog`, beside the mailbox when rendering it writes nothing (BesideReads.ts). */
+    readonly newDialog: (name: CharacterName, lang: ReadLanguage) => Effect.Effect<string, ActorDefect | StoreError>
     /** Sends a command that expects no reply. */
     readonly tell: (name: CharacterName, command: Command) => Effect.Effect<void, StoreError | ActorDefect>
     /** Touches the character so its actor loads (and reconciles) now. */
@@ -197,6 +199,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
           using(name, (actor) => actor.ask(build)),
         query: (name, input) => using(name, (actor) => actor.query(input)),
+        newDialog: (name, lang) => using(name, (actor) => actor.newDialog(lang)),
         warm: (name) => using(name, () => Effect.void),
         tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),

@@ -93,11 +93,14 @@ export const make = (deps: {
       return n
     }
 
-    /** The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. */
-    const personaBlock = (state: State.CharacterState, lang: Language) =>
+    /**
+     * The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. `readOnly`
+     * (beside the mailbox) syncs and lifts nothing: the caller has checked `personaSettled` first.
+     */
+    const personaBlock = (state: State.CharacterState, lang: Language, readOnly = false) =>
       Effect.gen(function* () {
-        yield* Effect.ignoreLogged(keeper.liftSuppressions(state))
-        const persona = yield* keeper.ensure(state)
+        if (!readOnly) yield* Effect.ignoreLogged(keeper.liftSuppressions(state))
+        const persona = readOnly ? yield* state.persona.load : yield* keeper.ensure(state)
         const rendered = renderPersona({
           persona: privateView(persona),
           reflections: (yield* state.reflections.load).filter(
@@ -216,6 +219,8 @@ export const make = (deps: {
       handle,
       afterTurns,
       personaBlock,
+      /** Whether rendering the persona block would journal nothing (see `personaBlock`'s `readOnly`). */
+      personaSettled: (state: State.CharacterState) => Effect.orElseSucceed(keeper.settled(state), () => false),
       evaluate,
       synth,
       sweep,

@@ -13,3 +13,19 @@ export const memoString = <A>(f: (key: string) => A, kept: number): ((key: strin
     return value
   }
 }
+
+/** `memoString` kept per owner object (a tunables record, say), dropped with the owner. */
+export const memoPer = <O extends object, A>(
+  f: (owner: O, key: string) => A,
+  kept: number
+): ((owner: O, key: string) => A) => {
+  const byOwner = new WeakMap<O, (key: string) => A>()
+  return (owner, key) => {
+    let memo = byOwner.get(owner)
+    if (memo === undefined) {
+      memo = memoString((k) => f(owner, k), kept)
+      byOwner.set(owner, memo)
+    }
+    return memo(key)
+  }
+}

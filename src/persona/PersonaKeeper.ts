@@ -53,14 +53,14 @@ export const make = (deps: {
     const t = deps.tunables
     const names = Effect.map(deps.speakers, (s) => [s.character, s.master])
 
-    /** Syncs the character-card lines, then returns the persona. */
-    const ensure = (state: PersonaHost) =>
+    /** The persona and the lines that would sync its card lines (and migrate it) before a read. */
+    const ensureLines = (state: PersonaHost) =>
       Effect.gen(function* () {
         const directory = yield* files.characters
         const persona = yield* state.persona.load
-        if (!state.exists() && !directory.characters.includes(deps.name)) return persona
-        const ts = localIso(yield* Clock.currentTimeMillis)
         const lines: Array<EventLine> = []
+        if (!state.exists() && !directory.characters.includes(deps.name)) return { persona, lines }
+        const ts = localIso(yield* Clock.currentTimeMillis)
         const cards = [
           ["neko", directory.cards[deps.name]],
           ["master", directory.masterCard]
@@ -91,6 +91,13 @@ export const make = (deps: {
         if (state.exists() && !(persona[META]?.facts ?? []).some((e) => e.id === MIGRATION_MARKER)) {
           lines.push(...(yield* evidenceMigration(state, ts)))
         }
+        return { persona, lines }
+      })
+
+    /** Syncs the character-card lines, then returns the persona. */
+    const ensure = (state: PersonaHost) =>
+      Effect.gen(function* () {
+        const { persona, lines } = yield* ensureLines(state)
         if (lines.length === 0) return persona
         const journaled = yield* Effect.either(state.ensureDir.pipe(Effect.zipRight(state.journal(lines))))
         if (journaled._tag === "Left") {
@@ -276,17 +283,17 @@ export const make = (deps: {
         return lines.length
       })
 
-    /** Before a render: suppressions older than the cooldown are lifted and their mentions cleared. */
-    const liftSuppressions = (state: PersonaHost) =>
+    /** The lines that lift suppressions older than the cooldown (and clear their mentions). */
+    const liftLines = (state: PersonaHost) =>
       Effect.gen(function* () {
-        if (!state.exists()) return 0
+        const lines: Array<EventLine> = []
+        if (!state.exists()) return lines
         const now = yield* Clock.currentTimeMillis
         const ts = localIso(now)
         const hoursSince = (iso: unknown) => {
           const at = typeof iso === "string" ? parseLocal(iso) : undefined
           return at === undefined ? Number.POSITIVE_INFINITY : (now - at) / HOUR
         }
-        const lines: Array<EventLine> = []
         const queue = yield* state.persona.loadCorrections
         for (const [section, s] of Object.entries(yield* state.persona.load)) {
           for (const e of s.facts) {
@@ -305,9 +312,22 @@ export const make = (deps: {
           } as const
           lines.push(...moveReflection(r, event, t, ts).lines)
         }
-        yield* state.journal(lines)
-        return lines.length
+        return lines
       })
 
-    return { ensure, add, trackMentions, liftSuppressions }
+    /** Before a render: suppressions older than the cooldown are lifted and their mentions cleared. */
+    const liftSuppressions = (state: PersonaHost) =>
+      Effect.flatMap(liftLines(state), (lines) => Effect.as(state.journal(lines), lines.length))
+
+    /**
+     * Whether a render would journal nothing (card in sync, migration done, no suppression due): then a
+     * dialog can be rendered from the loaded views without the mailbox. Plans, writes nothing.
+     */
+    const settled = (state: PersonaHost) =>
+      Effect.gen(function* () {
+        if ((yield* liftLines(state)).length > 0) return false
+        return (yield* ensureLines(state)).lines.length === 0
+      })
+
+    return { ensure, add, trackMentions, liftSuppressions, settled }
   })

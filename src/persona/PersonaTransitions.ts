@@ -20,6 +20,7 @@ import type { Correction, PersonaEntry } from "./Persona.js"
 import { personaState } from "./PersonaState.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
+import { memoPer } from "../domain/Memo.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED, PERSONA_FACT_ADDED } from "./PersonaEvent.js"
 
 const personaLimits = (t: Tunables): PersonaLimits => ({
@@ -30,7 +31,16 @@ const personaLimits = (t: Tunables): PersonaLimits => ({
 
 /** The persona machine in a given state for an entry, with the configured thresholds as its context. */
 const personaAt = (value: string, isProtected: boolean, t: Tunables) =>
-  personaMachine.resolveState({ value, context: { protected: isProtected, limits: personaLimits(t) } })
+  snapshotOf(t, `${isProtected ? "p" : "-"}${value}`)
+/** Snapshots are immutable and resolving one costs more than the transition: kept per tunables and state. */
+const snapshotOf = memoPer(
+  (t: Tunables, key: string) =>
+    personaMachine.resolveState({
+      value: key.slice(1),
+      context: { protected: key[0] === "p", limits: personaLimits(t) }
+    }),
+  64
+)
 
 export interface PersonaMove {
   readonly from: string
@@ -65,7 +75,9 @@ export const movePersona = (
   options: PersonaMoveOptions
 ): PersonaMove => {
   const from = personaState(entry, queued)
-  const [next, actions] = transition(personaMachine, personaAt(from, entry.protected, t), event)
+  const at = personaAt(from, entry.protected, t)
+  // `can` evaluates the machine's own guards; `transition` would also build an inert actor, which costs more.
+  const [next, actions] = at.can(event) ? transition(personaMachine, at, event) : [at, []]
   const commands = actions.flatMap((a) => Option.toArray(decodePersonaCommand(a)))
   const base = options.base ?? entry
   let updated: PersonaEntry = base

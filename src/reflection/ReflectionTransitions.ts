@@ -20,6 +20,7 @@ import { applySignal } from "./evidence/Evidence.js"
 import type { Reflection } from "./Reflection.js"
 import type { EventLine } from "../store/EventLog.js"
 import type { Tunables } from "../Tunables.js"
+import { memoPer } from "../domain/Memo.js"
 import { reflectionLine, REFLECTION_UPDATED, stateChangedLine } from "./ReflectionEvents.js"
 
 const reflectionLimits = (t: Tunables): ReflectionLimits => ({
@@ -36,8 +37,11 @@ const reflectionLimits = (t: Tunables): ReflectionLimits => ({
 })
 
 /** The reflection machine in the state of a stored status, with the configured thresholds as its context. */
-const reflectionAt = (status: string, t: Tunables) =>
-  reflectionMachine.resolveState({ value: status, context: { limits: reflectionLimits(t) } })
+const reflectionAt = memoPer(
+  (t: Tunables, status: string) =>
+    reflectionMachine.resolveState({ value: status, context: { limits: reflectionLimits(t) } }),
+  64
+)
 
 export interface ReflectionMove {
   readonly from: string
@@ -67,7 +71,9 @@ export const moveReflection = (
   ts: string,
   options: MoveOptions = {}
 ): ReflectionMove => {
-  const [next, actions] = transition(reflectionMachine, reflectionAt(r.status, t), event)
+  const at = reflectionAt(t, r.status)
+  // `can` evaluates the machine's own guards; `transition` would also build an inert actor, which costs more.
+  const [next, actions] = at.can(event) ? transition(reflectionMachine, at, event) : [at, []]
   const base = options.base ?? r
   let stamps: Record<string, unknown> = {}
   let reason: string | undefined
