@@ -5,14 +5,17 @@
  * on the same files: first without `recall_index.db` (the query builds the in-memory corpus; the time until
  * the index file appears after that answer is reported too), then again with the index the first start wrote.
  * Also, while the character loads, how long a `/last_conversation_gap` of another character takes (a load
- * must not block others).
+ * must not block others). `--vectors` runs both starts with vectors on (the shared default model, as a
+ * deployment has them by default): the first start also waits until the backfill has a vector for every fact of
+ * the queried character (its first query loaded it), so the second start's first query finds `vectors.db` filled.
  */
 import { Agent } from "node:http"
+import Database from "better-sqlite3"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
-import { startServer } from "../test/support/server.js"
+import { startServer, vectorEnv } from "../test/support/server.js"
 import { send } from "./Http.js"
 import { plantFacts } from "./recall.js"
 
@@ -48,9 +51,42 @@ const waitForFile = async (file: string, limitMs: number) => {
   return Number((performance.now() - t0).toFixed(0))
 }
 
+/** Rows of a character's `vectors.db` (0 while it does not exist). */
+const vectorRows = (file: string) => {
+  if (!existsSync(file)) return 0
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    const row: unknown = db.prepare("SELECT COUNT(*) AS n FROM vectors").get()
+    return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0
+  } catch {
+    return 0
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * Waits (up to `limitMs`) until the backfill is over: each file holds vectors and their count has not grown for
+ * 8 s (the default model embeds what it serves — the English facts — and skips the rest).
+ */
+const untilVectors = async (files: ReadonlyArray<string>, limitMs: number) => {
+  const t0 = performance.now()
+  let last = -1
+  let since = performance.now()
+  for (;;) {
+    const counts = files.map(vectorRows)
+    const total = counts.reduce((a, b) => a + b, 0)
+    if (total !== last) [last, since] = [total, performance.now()]
+    if (counts.every((n) => n > 0) && performance.now() - since > 8000) return total
+    if (performance.now() - t0 > limitMs) throw new Error(`backfill not done in ${limitMs} ms`)
+    await new Promise((done) => setTimeout(done, 250))
+  }
+}
+
 /** One server start: first query of `Q` with a small character's request during it, first dialog of `D`. */
-const start = async (memory: string, afterQuery: () => Promise<number>) => {
-  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "info" })
+const start = async (memory: string, afterQuery: () => Promise<number>, env: Readonly<Record<string, string>>) => {
+  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "info", ...env })
+  if (env["KIOKU_VECTORS_ENABLED"] === "true") await server.waitFor(/embedding model ready/)
   const agent = new Agent({ keepAlive: true, maxSockets: 4 })
   try {
     await timedRequest(agent, server.port, "GET", "/last_conversation_gap/Other")
@@ -70,7 +106,7 @@ const start = async (memory: string, afterQuery: () => Promise<number>) => {
 }
 
 /** Two starts on the same files: without the recall index, then with the one the first start wrote. */
-const once = async (count: number, indexWaitMs: number) => {
+const once = async (count: number, indexWaitMs: number, env: Readonly<Record<string, string>>) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-cold-"))
   const memory = path.join(root, "memory")
   plantFacts(path.join(memory, "Q"), count)
@@ -78,8 +114,18 @@ const once = async (count: number, indexWaitMs: number) => {
   plantFacts(path.join(memory, "Other"), 10)
   try {
     const index = path.join(memory, "Q", "recall_index.db")
-    const first = await start(memory, () => waitForFile(index, indexWaitMs))
-    const second = await start(memory, async () => 0)
+    const vectors = [path.join(memory, "Q", "vectors.db")]
+    const first = await start(
+      memory,
+      async () => {
+        const ms = await waitForFile(index, indexWaitMs)
+        if (env["KIOKU_VECTORS_ENABLED"] === "true")
+          process.stderr.write(`vectors: ${await untilVectors(vectors, indexWaitMs)}\n`)
+        return ms
+      },
+      env
+    )
+    const second = await start(memory, async () => 0, env)
     return { ...first, indexedQueryMs: second.queryMs, indexedOtherMs: second.otherMs }
   } finally {
     rmSync(root, { recursive: true, force: true })
@@ -93,16 +139,20 @@ export const runCold = async (args: ReadonlyArray<string>) => {
       facts: { type: "string" },
       runs: { type: "string" },
       json: { type: "boolean" },
-      "index-wait": { type: "string" }
+      "index-wait": { type: "string" },
+      vectors: { type: "boolean" }
     }
   })
   const counts = (values.facts ?? "1000,10000,100000").split(",").map(Number)
   const runs = Number(values.runs ?? "3")
   const indexWaitMs = Number(values["index-wait"] ?? "300000")
+  // Backfill paced for the bench (a deployment embeds 64 entries per tick, one tick every poll interval).
+  const backfill = { KIOKU_EMBEDDING_MAX_ENTRIES_PER_TICK: "500", KIOKU_EMBEDDING_ACTIVE_POLL_SECONDS: "1" }
+  const env = values.vectors === true ? { ...(await vectorEnv()), ...backfill } : {}
   const results: Array<ColdResult> = []
   for (const facts of counts) {
     const samples = []
-    for (let i = 0; i < runs; i++) samples.push(await once(facts, indexWaitMs))
+    for (let i = 0; i < runs; i++) samples.push(await once(facts, indexWaitMs, env))
     const r: ColdResult = {
       facts,
       processMs: samples.map((s) => s.processMs),

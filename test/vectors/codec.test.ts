@@ -61,6 +61,17 @@ describe("float16 codec (neko-compat §4.17)", () => {
     assert.deepStrictEqual([...Option.getOrThrow(decodeHalf(encodeHalf(back)))], [...back])
   })
 
+  it("decodes every float16 pattern as fromHalfBits does, from a view at any byte offset", () => {
+    const bytes = new Uint8Array(1 + 2 * 0x10000)
+    for (let h = 0; h < 0x10000; h++) [bytes[1 + 2 * h], bytes[2 + 2 * h]] = [h & 0xff, h >>> 8]
+    const out = Option.getOrThrow(decodeHalf(bytes.subarray(1)))
+    for (let h = 0; h < 0x10000; h++) {
+      const want = fromHalfBits(h)
+      if (Number.isNaN(want)) assert.isTrue(Number.isNaN(out[h]), `0x${h.toString(16)}`)
+      else assert.strictEqual(out[h], Math.fround(want), `0x${h.toString(16)}`)
+    }
+  })
+
   it("rejects malformed base64 and odd byte counts", () => {
     assert.isTrue(Option.isNone(decodeBase64("not base64!")))
     assert.isTrue(Option.isNone(decodeBase64("AAA")))
