@@ -8,6 +8,7 @@
  * reads the valid cached vectors of served texts back (for recall).
  */
 import { Effect, Option } from "effect"
+import { yieldToIo } from "../runtime/Actor.js"
 import { Embedder } from "./Embedder.js"
 import { dimOfModelId, entryVector, isValid, textSha256 } from "./VectorCache.js"
 import * as VectorStore from "./VectorStore.js"
@@ -132,6 +133,9 @@ export const backfill = (state: VectorsHost, limit = 64): Effect.Effect<Backfill
     Effect.annotateLogs({ characterId: state.name })
   )
 
+/** Entries whose vectors are read and checked between two yields to pending I/O. */
+const SLICE = 500
+
 /** The valid cached vectors of `entries` under the embedder's current model (none while it is not ready). */
 export const vectorsFor = (
   state: VectorCache,
@@ -147,18 +151,23 @@ export const vectorsFor = (
     const out = new Map<string, Float32Array>()
     const served = entries.filter((e) => serves(e.text))
     for (const kind of new Set(served.map((e) => e.kind))) {
-      const mine = served.filter((e) => e.kind === kind)
-      const rows = yield* store.get(
-        kind,
-        mine.map((e) => e.id)
-      )
-      for (const e of mine) {
-        const r = rows.get(e.id)
-        if (
-          r &&
-          isValid({ textSha256: r.textSha256, modelId: r.modelId, dim: r.vector.length }, e.text, modelId.value, dim)
-        ) {
-          out.set(e.id, r.vector)
+      const all = served.filter((e) => e.kind === kind)
+      for (let i = 0; i < all.length; i += SLICE) {
+        // A cold recall reads every vector: pending I/O (other characters' requests) goes first between slices.
+        if (i > 0) yield* yieldToIo
+        const mine = all.slice(i, i + SLICE)
+        const rows = yield* store.get(
+          kind,
+          mine.map((e) => e.id)
+        )
+        for (const e of mine) {
+          const r = rows.get(e.id)
+          if (
+            r &&
+            isValid({ textSha256: r.textSha256, modelId: r.modelId, dim: r.vector.length }, e.text, modelId.value, dim)
+          ) {
+            out.set(e.id, r.vector)
+          }
         }
       }
     }
