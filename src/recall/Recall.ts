@@ -53,7 +53,7 @@ export type VectorSeam = (input: {
 type Stamp = Option.Option<FileStamp>
 
 /** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
-const APPLY_SLICE = 2000
+const APPLY_SLICE = 500
 
 export const failed = (query: string): QueryResult => ({
   results: [],

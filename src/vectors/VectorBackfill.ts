@@ -149,13 +149,12 @@ export const vectorsFor = (
     const serves = yield* embedder.serves
     const store = yield* vectorStoreOf(state)
     const out = new Map<string, Float32Array>()
-    const served = entries.filter((e) => serves(e.text))
-    for (const kind of new Set(served.map((e) => e.kind))) {
-      const all = served.filter((e) => e.kind === kind)
+    for (const kind of new Set(entries.map((e) => e.kind))) {
+      const all = entries.filter((e) => e.kind === kind)
       for (let i = 0; i < all.length; i += SLICE) {
         // A cold recall reads every vector: pending I/O (other characters' requests) goes first between slices.
         if (i > 0) yield* yieldToIo
-        const mine = all.slice(i, i + SLICE)
+        const mine = all.slice(i, i + SLICE).filter((e) => serves(e.text))
         const rows = yield* store.get(
           kind,
           mine.map((e) => e.id)
