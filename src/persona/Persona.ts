@@ -10,6 +10,7 @@ import { evidenceFields, NullStr, opt, Rest } from "../domain/Fields.js"
 import { createHash } from "node:crypto"
 import { emptyEvidence } from "../reflection/evidence/Evidence.js"
 import { isLegacyPrivate, SCOPED_PERSONA_PREFIX } from "../domain/Subject.js"
+import { memoString } from "../domain/Memo.js"
 
 export const PersonaEntry = Schema.Struct(
   {
@@ -59,8 +60,10 @@ export const CorrectionsFile = Schema.Array(Correction)
 
 const sha8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8)
 
+/** Card ids are hashed on every card sync (before each render): kept by key. */
+const cardId = memoString((key: string) => `card_${sha8(key)}`, 4096)
 /** `card_<8 hex of sha256("<entity>:<field>")>`: the id of a character-card line. */
-export const cardEntryId = (entity: string, field: string): string => `card_${sha8(`${entity}:${field}`)}`
+export const cardEntryId = (entity: string, field: string): string => cardId(`${entity}:${field}`)
 
 /** `manual_<YYYYMMDDHHMMSS>_<8 hex>` from a local ISO timestamp and the text. */
 export const manualEntryId = (nowIso: string, text: string): string =>

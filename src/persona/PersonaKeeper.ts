@@ -70,7 +70,9 @@ export const make = (deps: {
           const next = syncCard(section, persona[section]?.facts ?? [], card, ts)
           if (next !== undefined) lines.push(cardLine(randomUUID(), section, next, ts))
         }
-        const empty = entriesOf(persona).every(({ section, entry }) => section === META || entry.text === "")
+        const empty = Object.entries(persona).every(
+          ([section, s]) => section === META || s.facts.every((entry) => entry.text === "")
+        )
         if (empty && state.exists()) {
           const legacy = yield* LegacySettings.entries(state.dir, yield* deps.speakers)
           lines.push(
