@@ -8,8 +8,7 @@
  * batch or a lane job: they run on the loaded state under the actor's read lock (BesideReads.ts).
  */
 import { Deferred, Effect, Option, type Scope } from "effect"
-import { transition } from "xstate"
-import { decodeCommand, sessionMachine, type SessionCommand } from "../../machines/session.js"
+import type { SessionCommand, SessionEvent } from "../../machines/session.js"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
@@ -49,6 +48,7 @@ import * as CheckpointPlan from "../runtime/CheckpointPlan.js"
 import * as IdleRelease from "./IdleRelease.js"
 import { DueWork } from "../maintenance/DueWork.js"
 import * as BesideReads from "./beside/BesideReads.js"
+import * as SessionStep from "./lifecycle/SessionStep.js"
 
 /** A character's actor: its mailbox, and the reads served beside it (BesideReads.ts). */
 export interface CharacterActorRef extends Actor.ActorRef<Command> {
@@ -214,10 +214,10 @@ export const make = (name: CharacterName) =>
           group = []
           return commit(state, g)
         })
-        const step = (event: Parameters<typeof transition<typeof sessionMachine>>[2]): Array<SessionCommand> => {
-          const [next, emitted] = transition(sessionMachine, state.snapshot, event)
+        const step = (event: SessionEvent): ReadonlyArray<SessionCommand> => {
+          const [next, emitted] = SessionStep.step(state.snapshot, event)
           state.snapshot = next
-          return emitted.flatMap((a) => Option.toArray(decodeCommand(a)))
+          return emitted
         }
         const answer = <A>(
           reply: Deferred.Deferred<A, StoreError | Actor.ActorDefect>,
