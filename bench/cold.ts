@@ -66,18 +66,17 @@ const vectorRows = (file: string) => {
 }
 
 /**
- * Waits (up to `limitMs`) until the backfill is over: each file holds vectors and their count has not grown for
- * 8 s (the default model embeds what it serves — the English facts — and skips the rest).
+ * Waits (up to `limitMs`) until the backfill is over: the file holds vectors and their count has not grown for
+ * 8 s (the default model embeds what it serves — the English facts — and skips the rest). Answers the count.
  */
-const untilVectors = async (files: ReadonlyArray<string>, limitMs: number) => {
+const untilVectors = async (file: string, limitMs: number) => {
   const t0 = performance.now()
   let last = -1
   let since = performance.now()
   for (;;) {
-    const counts = files.map(vectorRows)
-    const total = counts.reduce((a, b) => a + b, 0)
-    if (total !== last) [last, since] = [total, performance.now()]
-    if (counts.every((n) => n > 0) && performance.now() - since > 8000) return total
+    const count = vectorRows(file)
+    if (count !== last) [last, since] = [count, performance.now()]
+    if (count > 0 && performance.now() - since > 8000) return count
     if (performance.now() - t0 > limitMs) throw new Error(`backfill not done in ${limitMs} ms`)
     await new Promise((done) => setTimeout(done, 250))
   }
@@ -114,7 +113,7 @@ const once = async (count: number, indexWaitMs: number, env: Readonly<Record<str
   plantFacts(path.join(memory, "Other"), 10)
   try {
     const index = path.join(memory, "Q", "recall_index.db")
-    const vectors = [path.join(memory, "Q", "vectors.db")]
+    const vectors = path.join(memory, "Q", "vectors.db")
     const first = await start(
       memory,
       async () => {

@@ -1,31 +1,40 @@
 /**
- * A bounded memo for pure functions of one string: the same timestamps and entry texts are parsed on every
- * dialog and every turn, so their results are kept, and the whole map is dropped once it holds `kept` keys.
+ * Bounded memos for pure functions: the same timestamps and entry texts are parsed on every dialog and every
+ * turn, the same machine states resolved and stepped, so their results are kept by a string key of the input,
+ * and the whole map is dropped once it holds `kept` keys.
  */
-export const memoString = <A>(f: (key: string) => A, kept: number): ((key: string) => A) => {
+
+/** A memo of `f` keyed by `keyOf(input)`: inputs with equal keys must have equal results. */
+export const memoKeyed = <I, A>(keyOf: (input: I) => string, f: (input: I) => A, kept: number): ((input: I) => A) => {
   const known = new Map<string, { readonly value: A }>()
-  return (key) => {
+  return (input) => {
+    const key = keyOf(input)
     const hit = known.get(key)
     if (hit !== undefined) return hit.value
     if (known.size >= kept) known.clear()
-    const value = f(key)
+    const value = f(input)
     known.set(key, { value })
     return value
   }
 }
 
-/** `memoString` kept per owner object (a tunables record, say), dropped with the owner. */
-export const memoPer = <O extends object, A>(
-  f: (owner: O, key: string) => A,
+/** A memo of a function of one string. */
+export const memoString = <A>(f: (key: string) => A, kept: number): ((key: string) => A) =>
+  memoKeyed((key: string) => key, f, kept)
+
+/** `memoKeyed` kept per owner object (a tunables record, say), dropped with the owner. */
+export const memoPer = <O extends object, I, A>(
+  keyOf: (input: I) => string,
+  f: (owner: O, input: I) => A,
   kept: number
-): ((owner: O, key: string) => A) => {
-  const byOwner = new WeakMap<O, (key: string) => A>()
-  return (owner, key) => {
+): ((owner: O, input: I) => A) => {
+  const byOwner = new WeakMap<O, (input: I) => A>()
+  return (owner, input) => {
     let memo = byOwner.get(owner)
     if (memo === undefined) {
-      memo = memoString((k) => f(owner, k), kept)
+      memo = memoKeyed(keyOf, (i: I) => f(owner, i), kept)
       byOwner.set(owner, memo)
     }
-    return memo(key)
+    return memo(input)
   }
 }

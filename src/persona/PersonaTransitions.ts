@@ -29,16 +29,14 @@ const personaLimits = (t: Tunables): PersonaLimits => ({
   archiveDays: t.evidence_archive_days
 })
 
-/** The persona machine in a given state for an entry, with the configured thresholds as its context. */
-const personaAt = (value: string, isProtected: boolean, t: Tunables) =>
-  snapshotOf(t, `${isProtected ? "p" : "-"}${value}`)
-/** Snapshots are immutable and resolving one costs more than the transition: kept per tunables and state. */
-const snapshotOf = memoPer(
-  (t: Tunables, key: string) =>
-    personaMachine.resolveState({
-      value: key.slice(1),
-      context: { protected: key[0] === "p", limits: personaLimits(t) }
-    }),
+/**
+ * The persona machine in a given state for an entry, with the configured thresholds as its context. Snapshots
+ * are immutable and resolving one costs more than the transition: kept per tunables and state.
+ */
+const personaAt = memoPer(
+  (at: { readonly value: string; readonly isProtected: boolean }) => `${at.isProtected ? "p" : "-"}${at.value}`,
+  (t: Tunables, at) =>
+    personaMachine.resolveState({ value: at.value, context: { protected: at.isProtected, limits: personaLimits(t) } }),
   64
 )
 
@@ -75,7 +73,7 @@ export const movePersona = (
   options: PersonaMoveOptions
 ): PersonaMove => {
   const from = personaState(entry, queued)
-  const at = personaAt(from, entry.protected, t)
+  const at = personaAt(t, { value: from, isProtected: entry.protected })
   // `can` evaluates the machine's own guards; `transition` would also build an inert actor, which costs more.
   const [next, actions] = at.can(event) ? transition(personaMachine, at, event) : [at, []]
   const commands = actions.flatMap((a) => Option.toArray(decodePersonaCommand(a)))

@@ -38,6 +38,7 @@ const reflectionLimits = (t: Tunables): ReflectionLimits => ({
 
 /** The reflection machine in the state of a stored status, with the configured thresholds as its context. */
 const reflectionAt = memoPer(
+  (status: string) => status,
   (t: Tunables, status: string) =>
     reflectionMachine.resolveState({ value: status, context: { limits: reflectionLimits(t) } }),
   64

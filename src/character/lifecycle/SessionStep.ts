@@ -8,25 +8,25 @@ import { Option } from "effect"
 import { transition } from "xstate"
 import { decodeCommand, sessionMachine, type SessionCommand, type SessionEvent } from "../../../machines/session.js"
 import type { CharacterState } from "../CharacterState.js"
+import { memoKeyed } from "../../domain/Memo.js"
 
 type Snapshot = CharacterState["snapshot"]
 type Step = readonly [Snapshot, ReadonlyArray<SessionCommand>]
 
-/** Distinct steps kept before the memo starts afresh (event counts vary; states and contexts are few). */
-const KEPT = 4096
-const known = new Map<string, Step>()
+interface Input {
+  readonly from: Snapshot
+  readonly event: SessionEvent
+}
 
-const keyOf = (s: Snapshot, event: SessionEvent) =>
-  `${JSON.stringify(s.value)}|${JSON.stringify(s.context)}|${JSON.stringify(event)}`
+/** Distinct steps are kept until 4,096 (event counts vary; states and contexts are few), then start afresh. */
+const memo = memoKeyed(
+  ({ from, event }: Input) => `${JSON.stringify(from.value)}|${JSON.stringify(from.context)}|${JSON.stringify(event)}`,
+  ({ from, event }: Input): Step => {
+    const [next, emitted] = transition(sessionMachine, from, event)
+    return [next, emitted.flatMap((a) => Option.toArray(decodeCommand(a)))]
+  },
+  4096
+)
 
 /** The snapshot after `event` and the commands the machine emitted for it. */
-export const step = (from: Snapshot, event: SessionEvent): Step => {
-  const key = keyOf(from, event)
-  const hit = known.get(key)
-  if (hit !== undefined) return hit
-  const [next, emitted] = transition(sessionMachine, from, event)
-  const result: Step = [next, emitted.flatMap((a) => Option.toArray(decodeCommand(a)))]
-  if (known.size >= KEPT) known.clear()
-  known.set(key, result)
-  return result
-}
+export const step = (from: Snapshot, event: SessionEvent): Step => memo({ from, event })
