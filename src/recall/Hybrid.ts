@@ -38,6 +38,11 @@ export interface Vectors {
   readonly modelId: string
   readonly query: Float32Array
   readonly vectorOf: (id: string) => Float32Array | undefined
+  /**
+   * When given, the vectors of exactly the facts and reflections of the pool of a query without time window and
+   * without disputed reflections (a cold view's packed copy): the cosine visits them instead of every entry.
+   */
+  readonly pooled?: ((f: (id: string, vector: Float32Array) => void) => void) | undefined
 }
 
 export interface PoolQuery {
@@ -58,10 +63,6 @@ export interface Recalled {
   readonly candidatesTotal: number
   /** The source turns (`time_indexed_original` row ids) of the rows that have them, by row id. */
   readonly sources?: ReadonlyMap<string, ReadonlyArray<number>> | undefined
-}
-
-interface Ranked extends Bm25.Hit {
-  readonly entry: RecallEntry
 }
 
 /** Disputed reflections of the partitions whose evidence score is below zero at `nowMillis`. */
@@ -200,11 +201,14 @@ export const hybridRecall = (corpus: CorpusView, q: HybridQuery, t: HybridTunabl
   const semantic = q.vectors
     ? top(
         corpus,
-        aboveSpread(cosineRanked(pool, q.vectors), t.recall_cosine_relative_floor),
+        aboveSpread(cosineRanked(pool, q, q.vectors), t.recall_cosine_relative_floor),
         t.hybrid_recall_cosine_threshold,
         depth,
         0
-      ).map((h) => h.entry)
+      ).flatMap((h) => {
+        const entry = entryOf(pool.parts, h.id)
+        return entry ? [entry] : []
+      })
     : []
   const fuseAt = (budget: number) =>
     fuse([lexical.slice(0, budget), semantic.slice(0, budget)], t.hybrid_recall_rrf_k, t.hybrid_recall_budget_total)
@@ -235,15 +239,18 @@ const aboveSpread = <R extends Bm25.Hit>(ranked: ReadonlyArray<R>, floor: number
 }
 
 /** Cosine of the query vector to every fact and reflection of the pool that has a vector of its size. */
-const cosineRanked = (pool: Pool, vectors: Vectors): Array<Ranked> => {
-  const out: Array<Ranked> = []
-  pool.forEach((entry) => {
-    if (entry.tier === "fact_archive") return
-    const v = vectors.vectorOf(entry.id)
+const cosineRanked = (pool: Pool, q: HybridQuery, vectors: Vectors): Array<Bm25.Hit> => {
+  const out: Array<Bm25.Hit> = []
+  const offer = (id: string, v: Float32Array | undefined) => {
     if (v === undefined || v.length !== vectors.query.length) return
     const c = cosine(vectors.query, v)
-    if (c !== 0) out.push({ id: entry.id, entry, score: c })
-  })
+    if (c !== 0) out.push({ id, score: c })
+  }
+  if (vectors.pooled && q.window === undefined && pool.negative.size === 0) vectors.pooled(offer)
+  else
+    pool.forEach((entry) => {
+      if (entry.tier !== "fact_archive") offer(entry.id, vectors.vectorOf(entry.id))
+    })
   return out
 }
 

@@ -14,15 +14,14 @@
  * them with the memory rows (MergeTiers.ts: weighted RRF, `recall_turn_rrf_weight` on the turn list; a turn a recalled
  * fact was made from counts for the fact; memory rows keep `recall_memory_slots` of the rows). With `recall_concepts`
  * on, memory rows, turns and queries also get concept terms (Concepts.ts: family, partners, pets, work, age…).
- * Cold starts: before the corpus is built, a text query without time window and vectors is answered from a
- * fresh `recall_index.db` (index/RecallIndex.ts) without building it; after every sync the index is brought up to
- * date in the background (index/RecallIndexWriter.ts).
+ * Cold starts: before the corpus is built, a text query without time window is answered from a fresh
+ * `recall_index.db` (index/RecallIndex.ts) without building it — with vectors on, when its packed vectors are fresh
+ * too; after every sync the index is brought up to date in the background (index/RecallIndexWriter.ts), and the
+ * vectors of a warm query are offered for its packed copy.
  */
 import { Clock, Effect, Option } from "effect"
-import * as path from "node:path"
 import { ChineseScript } from "../domain/ChineseScript.js"
-import { FactsFile, type Fact } from "../facts/Fact.js"
-import { decodeFacts } from "../facts/FactDecode.js"
+import type { Fact } from "../facts/Fact.js"
 import { yieldToIo } from "../runtime/Actor.js"
 import { hybridRecall, recallByTime, type Vectors } from "./Hybrid.js"
 import * as Corpus from "./RecallCorpus.js"
@@ -32,7 +31,6 @@ import { parseTimeWindow } from "./TimeWindow.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
-import * as ViewFile from "../store/ViewFile.js"
 import type { Tunables } from "../Tunables.js"
 import type { RecallHost } from "./RecallTypes.js"
 import * as TurnTier from "./TurnTier.js"
@@ -42,13 +40,26 @@ import { analyze } from "./TurnAnalyzer.js"
 import * as RecallIndex from "./index/RecallIndex.js"
 import { makeFold } from "../domain/Fold.js"
 import * as IndexWriter from "./index/RecallIndexWriter.js"
+import * as ArchiveRows from "./ArchiveRows.js"
+import { emptyCache, type PackSource } from "./index/VectorPack.js"
 import { VERSION } from "../Version.js"
 
-/** The cosine side of recall for one query; `undefined` means BM25 only. */
-export type VectorSeam = (input: {
-  readonly state: RecallHost
-  readonly query: string
-}) => Effect.Effect<Vectors | undefined>
+/** The cosine side of recall for one query (RecallVectors.ts); `undefined` vectors mean BM25 only. */
+export interface VectorSeam {
+  /** In-memory path: the vectors, and what they were read at (for the index's packed copy). */
+  readonly warm: (input: { readonly state: RecallHost; readonly query: string }) => Effect.Effect<{
+    readonly vectors: Vectors | undefined
+    readonly pack?:
+      | { readonly modelId: string; readonly version: string; readonly map: ReadonlyMap<string, Float32Array> }
+      | undefined
+  }>
+  /** Cold path: the vectors from the index's packs; "stale" when they take part but the packs are not fresh. */
+  readonly cold: (input: {
+    readonly state: RecallHost
+    readonly query: string
+    readonly packs: PackSource
+  }) => Effect.Effect<Vectors | undefined | "stale">
+}
 
 type Stamp = Option.Option<FileStamp>
 
@@ -79,7 +90,9 @@ export const make = (deps: {
     /** The source stamps of the corpus's last sync (index/RecallIndex.ts), undefined before the first. */
     let indexed: string | undefined
     const writer = yield* IndexWriter.make
-    const archive = new Map<string, { readonly stamp: Stamp; readonly rows: ReadonlyArray<Fact> }>()
+    /** The index's packed vectors decoded by cold queries (kept while the index's pack key stays). */
+    const packCache = emptyCache()
+    const archive = ArchiveRows.make()
 
     const fold = makeFold(script)
 
@@ -108,33 +121,6 @@ export const make = (deps: {
         }
       })
 
-    const archiveRows = (state: RecallHost) =>
-      Effect.gen(function* () {
-        const sources = [
-          path.join(state.dir, "facts_archive.json"),
-          ...state.archive.shards().map((n) => path.join(state.archive.shardDir, n))
-        ]
-        let changed = archive.size !== sources.length
-        for (const file of sources) {
-          const stamp = yield* stampOf(file)
-          const known = archive.get(file)
-          if (known && sameStamp(known.stamp, stamp)) continue
-          const read = ViewFile.make(FactsFile, file, decodeFacts).read.pipe(
-            Effect.catchAll((e) =>
-              Effect.logWarning("fact archive unreadable; recalled without it").pipe(
-                Effect.annotateLogs({ file, error: e._tag }),
-                Effect.as(Option.none<ReadonlyArray<Fact>>())
-              )
-            )
-          )
-          const rows = Option.getOrElse(yield* read, (): ReadonlyArray<Fact> => [])
-          archive.set(file, { stamp, rows })
-          changed = true
-        }
-        for (const file of [...archive.keys()]) if (!sources.includes(file)) archive.delete(file)
-        return changed ? Option.some(sources.flatMap((f) => archive.get(f)?.rows ?? [])) : Option.none()
-      })
-
     /** The speakers' names, folded, and the corpus options (with the concept matcher, made on first use). */
     const setup = Effect.gen(function* () {
       const speakers = yield* deps.speakers
@@ -153,6 +139,8 @@ export const make = (deps: {
       indexed = undefined
       archive.clear()
       turns.reset()
+      packCache.key = undefined
+      packCache.byPid.clear()
     }
 
     /** Brings the corpus up to date with the views (building it on first use), then the index with it. */
@@ -182,7 +170,7 @@ export const make = (deps: {
           yield* sync(corpus, "reflection", rows, (r: Reflection) => reflectionEntry(r), touched)
           reflections = stamp
         }
-        const archived = yield* archiveRows(state)
+        const archived = yield* archive.rows(state)
         if (Option.isSome(archived))
           yield* sync(corpus, "fact_archive", archived.value, (f) => factEntry(f, "fact_archive"), touched)
         yield* writer.synced({
@@ -195,12 +183,12 @@ export const make = (deps: {
           touched
         })
         indexed = sources
-        return { corpus, names }
+        return { corpus, names, config, sources }
       })
 
     /**
-     * A text query without time window and vectors, before the corpus is built: answered from a fresh
-     * `recall_index.db` (index/RecallIndex.ts), undefined when there is none.
+     * A text query without time window, before the corpus is built: answered from a fresh `recall_index.db`
+     * (index/RecallIndex.ts) and, when vectors take part, its fresh packed vectors; undefined otherwise.
      */
     const cold = (state: RecallHost, partitions: ReadonlyArray<string>, queryText: string, nowMillis: number) =>
       Effect.gen(function* () {
@@ -209,10 +197,14 @@ export const make = (deps: {
         const [folded] = yield* fold([queryText])
         const tokens = Corpus.make(names, options).tokenize(folded ?? queryText)
         const sources = RecallIndex.sourcesOf(state)()
-        const found = yield* RecallIndex.withCold(state.dir, config, sources, partitions, (view) =>
-          hybridRecall(view, { partitions, window: undefined, nowMillis, tokens, vectors: undefined }, t)
+        return yield* RecallIndex.withCold(state.dir, config, sources, partitions, packCache, (view, packs) =>
+          Effect.gen(function* () {
+            const vectors = deps.vectors ? yield* deps.vectors.cold({ state, query: queryText, packs }) : undefined
+            if (vectors === "stale") return undefined
+            const found = hybridRecall(view, { partitions, window: undefined, nowMillis, tokens, vectors }, t)
+            return { found, names, folded, vectors }
+          })
         )
-        return found === undefined ? undefined : { found, names, folded }
       })
 
     const recall = (state: RecallHost, input: QueryRequest) =>
@@ -237,18 +229,26 @@ export const make = (deps: {
           }
           return result
         }
-        const vectors = deps.vectors ? yield* deps.vectors({ state, query: queryText }) : undefined
-        const fromIndex =
-          vectors === undefined && window === undefined
-            ? yield* cold(state, partitions, queryText, nowMillis)
-            : undefined
-        const { found, names, folded } =
+        const fromIndex = window === undefined ? yield* cold(state, partitions, queryText, nowMillis) : undefined
+        const { found, names, folded, vectors } =
           fromIndex ??
           (yield* Effect.gen(function* () {
-            const { corpus, names } = yield* refresh(state)
+            const { corpus, names, config, sources } = yield* refresh(state)
+            const warm = deps.vectors ? yield* deps.vectors.warm({ state, query: queryText }) : { vectors: undefined }
             const [folded] = yield* fold([queryText])
             const tokens = corpus.tokenize(folded ?? queryText)
-            return { found: hybridRecall(corpus, { partitions, window, nowMillis, tokens, vectors }, t), names, folded }
+            const query = { partitions, window, nowMillis, tokens, vectors: warm.vectors }
+            const found = hybridRecall(corpus, query, t)
+            if (warm.pack)
+              yield* writer.packed({
+                dir: state.dir,
+                corpus,
+                config,
+                sources,
+                current: RecallIndex.sourcesOf(state),
+                ...warm.pack
+              })
+            return { found, names, folded, vectors: warm.vectors }
           }))
         const withTurns = t.recall_turn_tier && input.subjects === undefined && window === undefined
         const speakers = { master: names[0] ?? "", character: names[1] ?? "" }

@@ -3,7 +3,9 @@
  * valid cached vectors (text sha256 and model id match) of active facts and live reflections. The valid
  * map is rebuilt only when a backfill changed `vectors.db` or the facts or reflections changed. The query is
  * embedded when there is anything to compare it with: memory vectors, or turn vectors (the raw-turn tier's
- * vector side). Without a model, or on any failure, recall stays BM25 only.
+ * vector side). Without a model, or on any failure, recall stays BM25 only. The in-memory path (`warm`) also
+ * hands back the map with the `vectors.db` version it was read at, for the recall index's packed copy; a cold
+ * query (`cold`) takes the memory vectors from that copy when it is fresh, and answers "stale" when it is not.
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../vectors/Embedder.js"
@@ -11,7 +13,8 @@ import type { Vectors } from "./Hybrid.js"
 import type { RecallHost } from "./RecallTypes.js"
 import { loaded } from "../vectors/TurnVectors.js"
 import type { VectorSeam } from "./Recall.js"
-import { generationOf, pool, vectorsFor } from "../vectors/VectorBackfill.js"
+import { generationOf, pool, vectorStoreOf, vectorsFor } from "../vectors/VectorBackfill.js"
+import { packedCount, packedVectors } from "./index/VectorPack.js"
 
 interface Cached {
   readonly generation: number
@@ -19,6 +22,8 @@ interface Cached {
   readonly reflections: unknown
   readonly modelId: string
   readonly map: ReadonlyMap<string, Float32Array>
+  /** The `vectors.db` version read before the map's rows (undefined when it could not be read). */
+  readonly version: string | undefined
 }
 
 /** `withTurns`: the raw-turn tier uses vectors, so the character's turn vectors are loaded on first use. */
@@ -26,6 +31,14 @@ export const make = (withTurns: boolean) =>
   Effect.gen(function* () {
     const embedder = yield* Embedder
     const cache = new WeakMap<RecallHost, Cached>()
+
+    const versionOf = (state: RecallHost) =>
+      state.exists()
+        ? vectorStoreOf(state).pipe(
+            Effect.flatMap((store) => store.version),
+            Effect.provideService(Embedder, embedder)
+          )
+        : Effect.succeed(undefined)
 
     const validVectors = (state: RecallHost, modelId: string) =>
       Effect.gen(function* () {
@@ -40,20 +53,34 @@ export const make = (withTurns: boolean) =>
           hit.reflections === reflections &&
           hit.modelId === modelId
         ) {
-          return hit.map
+          return hit
         }
+        // Read before the rows: a write meanwhile leaves the version older than the map, so no pack claims it.
+        const version = yield* versionOf(state).pipe(Effect.orElseSucceed(() => undefined))
         const map = yield* vectorsFor(state, yield* pool(state))
-        cache.set(state, { generation, facts, reflections, modelId, map })
-        return map
+        const next = { generation, facts, reflections, modelId, map, version }
+        cache.set(state, next)
+        return next
       })
 
-    const seam: VectorSeam = ({ state, query }) =>
+    /** The model's id when it serves the query. */
+    const modelFor = (query: string) =>
       Effect.gen(function* () {
         const modelId = yield* embedder.modelId
-        if (Option.isNone(modelId) || !(yield* embedder.serves)(query)) return undefined
-        const map = yield* validVectors(state, modelId.value)
+        return Option.isSome(modelId) && (yield* embedder.serves)(query) ? modelId.value : undefined
+      })
+
+    /** The query embedded when there is anything to compare it with (`memories` vectors, or turn vectors). */
+    const finish = (
+      state: RecallHost,
+      query: string,
+      modelId: string,
+      memories: number,
+      to: (v: Float32Array) => Vectors
+    ) =>
+      Effect.gen(function* () {
         if (withTurns && state.exists())
-          yield* loaded(state, modelId.value).pipe(
+          yield* loaded(state, modelId).pipe(
             Effect.catchAll((e) =>
               Effect.logWarning("turn vectors unreadable; turns recalled by words alone").pipe(
                 Effect.annotateLogs({ error: e.message })
@@ -61,16 +88,37 @@ export const make = (withTurns: boolean) =>
             )
           )
         const turns = state.turnVectors?.index
-        const turnsReady = turns !== undefined && turns.modelId === modelId.value && turns.size() > 0
-        if (map.size === 0 && !turnsReady) return undefined
+        const turnsReady = turns !== undefined && turns.modelId === modelId && turns.size() > 0
+        if (memories === 0 && !turnsReady) return undefined
         const [vector] = yield* embedder.embed([query])
-        if (vector === undefined) return undefined
-        const vectors: Vectors = { modelId: modelId.value, query: vector, vectorOf: (id) => map.get(id) }
-        return vectors
+        return vector === undefined ? undefined : to(vector)
+      }).pipe(Effect.provideService(Embedder, embedder))
+
+    const warm: VectorSeam["warm"] = ({ state, query }) =>
+      Effect.gen(function* () {
+        const modelId = yield* modelFor(query)
+        if (modelId === undefined) return { vectors: undefined }
+        const { map, version } = yield* validVectors(state, modelId)
+        const vectors = yield* finish(state, query, modelId, map.size, (v) => ({
+          modelId,
+          query: v,
+          vectorOf: (id) => map.get(id)
+        }))
+        return { vectors, pack: version === undefined ? undefined : { modelId, version, map } }
       }).pipe(
         Effect.provideService(Embedder, embedder),
-        Effect.catchAll(() => Effect.succeed(undefined))
+        Effect.catchAll(() => Effect.succeed({ vectors: undefined }))
       )
+
+    const cold: VectorSeam["cold"] = ({ state, query, packs }) =>
+      Effect.gen(function* () {
+        const modelId = yield* modelFor(query)
+        if (modelId === undefined) return undefined
+        const version = yield* versionOf(state)
+        const packed = version === undefined ? undefined : packs(modelId, version)
+        if (packed === undefined) return "stale" as const
+        return yield* finish(state, query, modelId, packedCount(packed), (v) => packedVectors(packed, modelId, v))
+      }).pipe(Effect.catchAll(() => Effect.succeed("stale" as const)))
 
     /** Drops the character's vectors kept for recall (an idle actor's release). */
     const release = (state: RecallHost) =>
@@ -78,5 +126,6 @@ export const make = (withTurns: boolean) =>
         cache.delete(state)
       })
 
+    const seam: VectorSeam = { warm, cold }
     return { seam, release }
   })

@@ -3,7 +3,9 @@
  * embedded text, the model id, the dimension and the vector as little-endian float16 bytes. It is derived
  * data: never journaled, written with `synchronous=NORMAL`, and a file that cannot be opened is deleted and
  * recreated (every vector is recomputed by the backfill). A row is valid for an entry only while its text
- * hash, model id and dimension all match (neko-compat §4.17).
+ * hash, model id and dimension all match (neko-compat §4.17). Every write that changes rows also moves the
+ * store's version (a random epoch, set when the `meta` table is made, and a counter), so a derived copy of the
+ * vectors (the recall index's packed vectors) can tell whether it still matches the file.
  */
 import Database from "better-sqlite3"
 import { Effect, Option, Schema } from "effect"
@@ -49,6 +51,8 @@ export interface VectorStore {
   readonly prune: (kind: VectorKind, live: ReadonlyArray<string>) => Effect.Effect<number, StoreError>
   /** Deletes the rows of `ids` for good (forgetting): freed pages zeroed, the WAL checkpointed and truncated. */
   readonly forget: (kind: VectorKind, ids: ReadonlyArray<string>) => Effect.Effect<void, StoreError>
+  /** `<epoch>:<counter>`: changes with every write that changed rows, and when the file is recreated. */
+  readonly version: Effect.Effect<string, StoreError>
   readonly close: Effect.Effect<void>
 }
 
@@ -71,7 +75,9 @@ const schema = `CREATE TABLE IF NOT EXISTS vectors (
   dim INTEGER NOT NULL,
   vector BLOB NOT NULL,
   PRIMARY KEY (kind, entry_id)
-) WITHOUT ROWID`
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', lower(hex(randomblob(8)))), ('version', '0');`
 
 const CHUNK = 500
 const selectRows = "SELECT kind, entry_id, text_sha256, model_id, dim, vector FROM vectors WHERE kind = ?"
@@ -124,7 +130,10 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
   const upsert = db.prepare(
     "INSERT OR REPLACE INTO vectors (kind, entry_id, text_sha256, model_id, dim, vector) VALUES (?, ?, ?, ?, ?, ?)"
   )
+  const bump = db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'")
+  const readVersion = db.prepare("SELECT group_concat(value, ':') FROM (SELECT value FROM meta ORDER BY key)").pluck()
   const putAll = db.transaction((rows: ReadonlyArray<StoredVector>) => {
+    if (rows.length > 0) bump.run()
     for (const r of rows) {
       upsert.run(r.kind, r.id, r.textSha256, r.modelId, r.vector.length, Buffer.from(encodeHalf(r.vector)))
     }
@@ -152,6 +161,7 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
   const listIds = db.prepare("SELECT entry_id FROM vectors WHERE kind = ?").pluck()
   const remove = db.prepare("DELETE FROM vectors WHERE kind = ? AND entry_id = ?")
   const removeAll = db.transaction((kind: VectorKind, ids: ReadonlyArray<string>) => {
+    if (ids.length > 0) bump.run()
     for (const id of ids) remove.run(kind, id)
   })
   return {
@@ -185,6 +195,7 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
         removeAll(kind, ids)
         db.pragma("wal_checkpoint(TRUNCATE)")
       }),
+    version: wrap("query", () => decodeIds([readVersion.get()])[0] ?? ""),
     close: Effect.sync(() => {
       if (db.open) db.close()
     })

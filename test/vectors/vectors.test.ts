@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Either, Layer, Option } from "effect"
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import * as State from "../../src/character/CharacterState.js"
 import { backfill, vectorStoreOf, vectorsFor } from "../../src/vectors/VectorBackfill.js"
@@ -47,6 +47,38 @@ describe("vectors.db", () => {
       assert.deepStrictEqual(yield* missing("m-4d-fp32", 4), ["fact:f3", "reflection:f1"])
       assert.strictEqual(yield* store.prune("fact", ["f2"]), 1)
       assert.deepStrictEqual([...(yield* store.get("fact", ["f1", "f2"])).keys()], ["f2"])
+    })
+  )
+
+  it.effect("moves its version with every write that changed rows, and takes a new epoch when recreated", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const store = yield* VectorStore.open(dir)
+      const v0 = yield* store.version
+      yield* store.put([])
+      assert.strictEqual(yield* store.prune("fact", []), 0)
+      yield* store.forget("fact", [])
+      assert.strictEqual(yield* store.version, v0, "nothing changed")
+      yield* store.put([row("f1", "x", [1, 0, 0, 0])])
+      const v1 = yield* store.version
+      assert.notStrictEqual(v1, v0)
+      assert.strictEqual(yield* store.prune("fact", []), 1)
+      const v2 = yield* store.version
+      assert.notStrictEqual(v2, v1)
+      yield* store.put([row("f1", "x", [1, 0, 0, 0])])
+      yield* store.forget("fact", ["f1"])
+      const v3 = yield* store.version
+      yield* store.close
+      const again = yield* VectorStore.open(dir)
+      assert.strictEqual(yield* again.version, v3, "kept across opens")
+      yield* again.close
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(path.join(dir, `vectors.db${suffix}`), { force: true })
+      const fresh = yield* VectorStore.open(dir)
+      const [epoch3] = v3.split(":")
+      const [epoch, counter] = (yield* fresh.version).split(":")
+      assert.notStrictEqual(epoch, epoch3)
+      assert.strictEqual(counter, "0")
+      yield* fresh.close
     })
   )
 

@@ -4,7 +4,8 @@
  * size) of every source file — facts.json, reflections.json, the archive file and shards — equal the current
  * ones, and no requested partition holds a disputed reflection (whose score moves with the clock); then the
  * query's terms are looked up and only the hits' entries are decoded, and `hybridRecall` runs on that view
- * exactly as on the in-memory corpus (same statistics, same pool order). After each sync of the in-memory
+ * exactly as on the in-memory corpus (same statistics, same pool order); with vectors on, the cosine side reads
+ * the index's packed vectors (VectorPack.ts) when they are fresh too. After each sync of the in-memory
  * corpus the index is brought up to date in the background: the changed ids in one transaction when the
  * index mirrored the corpus's previous state, else a whole rebuild (a temporary file, renamed into place).
  * Every write first re-checks the source stamps and gives up when they moved, so a forget (which deletes the
@@ -18,10 +19,11 @@ import type { Bm25View } from "../Bm25Index.js"
 import type { CorpusView, Partition } from "../RecallCorpus.js"
 import type { RecallEntry } from "../RecallEntry.js"
 import * as Db from "./RecallIndexDb.js"
+import * as Pack from "./VectorPack.js"
 import type { RecallHost } from "../RecallTypes.js"
 import * as Timeline from "../Timeline.js"
 
-const FORMAT = "2"
+const FORMAT = "3"
 
 const Stored = Schema.Struct({
   id: Schema.String,
@@ -144,37 +146,57 @@ const lazyPartition = (
 })
 
 /**
- * Runs `f` on the index as a corpus view when it is fresh for `config` and the current sources and none of
- * `keys` holds a disputed reflection; undefined otherwise (or when the file is missing or unreadable).
+ * Runs `f` on the index as a corpus view (and its packed vectors) when it is fresh for `config` and the current
+ * sources and none of `keys` holds a disputed reflection; undefined otherwise, when the file is missing or
+ * unreadable, or when `f` answers undefined (its query needs what the index does not hold).
  */
-export const withCold = <A>(
+export const withCold = <A, R>(
   dir: string,
   config: string,
   sources: string,
   keys: ReadonlyArray<string>,
-  f: (view: CorpusView) => A
-): Effect.Effect<A | undefined> =>
-  Effect.try(() => {
+  cache: Pack.PackCache,
+  f: (view: CorpusView, packs: Pack.PackSource) => Effect.Effect<A | undefined, never, R>
+): Effect.Effect<A | undefined, never, R> => {
+  const unreadable = (error: unknown) =>
+    Effect.logWarning("recall index unreadable; recalled from the files").pipe(
+      Effect.annotateLogs({ dir, error: String(error) }),
+      Effect.as(undefined)
+    )
+  const open = Effect.try(() => {
     if (!fs.existsSync(Db.indexFile(dir))) return undefined
     const reader = Db.openReader(dir)
     try {
-      if (!matches(reader.meta, config, sources)) return undefined
+      if (!matches(reader.meta, config, sources)) return closed(reader)
       const parts: Array<Partition> = []
+      const pids: Array<number> = []
       for (const key of new Set(keys)) {
         const stats = reader.parts.get(key)
         if (stats === undefined) continue
-        if (stats.dynamic > 0) return undefined
+        if (stats.dynamic > 0) return closed(reader)
         parts.push(lazyPartition(reader, key, stats))
+        pids.push(stats.pid)
       }
-      return f({ partitions: () => parts, order: (id) => Number(id) })
-    } finally {
+      return { reader, parts, pids }
+    } catch (e) {
       reader.close()
+      throw e
     }
-  }).pipe(
-    Effect.catchAll((e) =>
-      Effect.logWarning("recall index unreadable; recalled from the files").pipe(
-        Effect.annotateLogs({ dir, error: String(e.error) }),
-        Effect.as(undefined)
-      )
-    )
+  })
+  return Effect.acquireUseRelease(
+    open.pipe(Effect.catchAll((e) => unreadable(e.error))),
+    (opened) =>
+      opened === undefined
+        ? Effect.succeed(undefined)
+        : f(
+            { partitions: () => opened.parts, order: (id) => Number(id) },
+            Pack.packSource(opened.reader, sources, opened.pids, cache)
+          ).pipe(Effect.catchAllDefect(unreadable)),
+    (opened) => Effect.sync(() => opened?.reader.close())
   )
+}
+
+const closed = (reader: Db.IndexReader) => {
+  reader.close()
+  return undefined
+}

@@ -3,8 +3,9 @@
  * is read and written): per subject partition its size, total length and number of disputed reflections;
  * per recallable entry (`docs`, keyed by its pool order) its id, partition, BM25 length, term list and the
  * projected entry as JSON; per (partition, term) its postings as one blob of little-endian float64 triples
- * (pool order, term frequency, entry length) sorted by order (`postings`); and in `meta` the
- * tokenizer configuration and the stamps of the source files it was built from. A whole build goes to a
+ * (pool order, term frequency, entry length) sorted by order (`postings`); per partition the packed vectors of
+ * its facts and reflections (`vecs`, written by VectorPack.ts); and in `meta` the tokenizer configuration and
+ * the stamps of the source files it was built from. A whole build goes to a
  * temporary file renamed into place (a reader never sees half an index); later changes are applied in one
  * transaction with `secure_delete` on and the WAL truncated afterwards, so removed text leaves the file.
  * Everything here is synchronous (better-sqlite3); callers wrap it in effects and treat any throw as "no index".
@@ -23,7 +24,8 @@ CREATE TABLE IF NOT EXISTS parts (pid INTEGER PRIMARY KEY, key TEXT NOT NULL UNI
 CREATE TABLE IF NOT EXISTS docs (ord INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, pid INTEGER NOT NULL,
   length REAL NOT NULL, terms TEXT NOT NULL, entry TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS postings (pid INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL,
-  UNIQUE (pid, term));`
+  UNIQUE (pid, term));
+CREATE TABLE IF NOT EXISTS vecs (pid INTEGER PRIMARY KEY, ords BLOB NOT NULL, data BLOB NOT NULL);`
 
 /** Term list of a doc row: terms joined by NUL (a recall term never holds one). */
 const SEP = "\u0000"
@@ -82,11 +84,18 @@ const decodeParts = Schema.decodeUnknownSync(Schema.Array(PartRow))
 const decodeMeta = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ key: Schema.String, value: Schema.String })))
 const decodeDocs = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ pid: Schema.Number, length: Schema.Number })))
 const decodeEntries = Schema.decodeUnknownSync(Schema.Array(Schema.String))
+const decodeVecs = Schema.decodeUnknownSync(
+  Schema.Array(Schema.Struct({ ords: Schema.Uint8ArrayFromSelf, data: Schema.Uint8ArrayFromSelf }))
+)
 const decodeOld = Schema.decodeUnknownSync(
   Schema.Array(Schema.Struct({ ord: Schema.Number, pid: Schema.Number, terms: Schema.String }))
 )
 
 export const indexFile = (dir: string) => path.join(dir, RECALL_INDEX_FILE)
+
+/** The `meta` table of an open index. */
+export const readMeta = (db: Database.Database): ReadonlyMap<string, string> =>
+  new Map(decodeMeta(db.prepare("SELECT key, value FROM meta").all()).map((r) => [r.key, r.value]))
 
 /** Deletes the index and its WAL files (forgetting, or a file that cannot be used). */
 export const removeIndex = (dir: string) => {
@@ -94,7 +103,7 @@ export const removeIndex = (dir: string) => {
     fs.rmSync(indexFile(dir) + suffix, { force: true })
 }
 
-const openDb = (file: string, create: boolean) => {
+export const openDb = (file: string, create: boolean) => {
   const db = new Database(file, { fileMustExist: !create })
   try {
     // A new file is filled without a journal (it is renamed into place only once complete), then switched to WAL.
@@ -116,7 +125,19 @@ export interface IndexReader {
   readonly doc: (ord: number) => { readonly pid: number; readonly length: number } | undefined
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
+  /** The packed vectors of a partition (VectorPack.ts decodes them). */
+  readonly vecs: (pid: number) => { readonly ords: Uint8Array; readonly data: Uint8Array } | undefined
   readonly close: () => void
+}
+
+/** The meta of the index file (throws when it is missing or unreadable). */
+export const readerMeta = (dir: string): ReadonlyMap<string, string> => {
+  const db = openDb(indexFile(dir), false)
+  try {
+    return readMeta(db)
+  } finally {
+    db.close()
+  }
 }
 
 /** Opens an existing index for reading; throws when it is missing or unreadable. */
@@ -131,6 +152,7 @@ export const openReader = (dir: string): IndexReader => {
     const entry = db.prepare("SELECT entry FROM docs WHERE ord = ?").pluck()
     const doc = db.prepare("SELECT pid, length FROM docs WHERE ord = ?")
     const entries = db.prepare("SELECT entry FROM docs WHERE pid = ? ORDER BY ord").pluck()
+    const vecs = db.prepare("SELECT ords, data FROM vecs WHERE pid = ?")
     return {
       meta,
       parts,
@@ -141,6 +163,7 @@ export const openReader = (dir: string): IndexReader => {
       doc: (ord) => decodeDocs([doc.get(ord)].filter((x) => x !== undefined))[0],
       entry: (ord) => decodeEntries([entry.get(ord)].filter((x) => x !== undefined))[0],
       entries: (pid) => decodeEntries(entries.all(pid)),
+      vecs: (pid) => decodeVecs([vecs.get(pid)].filter((x) => x !== undefined))[0],
       close: () => db.close()
     }
   } catch (e) {

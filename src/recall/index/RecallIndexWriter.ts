@@ -9,13 +9,15 @@
  * Before each slice, and inside the transaction of a change, the current source stamps are compared with
  * those of the reported state; when they moved (a write, a forget) the work is dropped, so the index never
  * holds text the files no longer hold past the next forget. Failures are logged and leave recall on its
- * in-memory path.
+ * in-memory path. The vectors of a warm query are offered too (`packed`) and written as the index's packed
+ * vectors the same way, after the index writes before them.
  */
 import { Deferred, Effect } from "effect"
 import { yieldToIo } from "../../runtime/Actor.js"
 import type { RecallCorpus } from "../RecallCorpus.js"
 import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
+import * as PackWriter from "./PackWriter.js"
 
 const DOC_SLICE = 5000
 const POSTING_SLICE = 200_000
@@ -231,11 +233,13 @@ export const make = Effect.gen(function* () {
       yield* Effect.forkDaemon(job)
     })
 
+  const packed = PackWriter.make(lock, jobs)
+
   /** Waits until the corpus may change: the last reported state has been copied (normally at once). */
   const beforeChange = Effect.suspend(() => (copying === undefined ? Effect.void : Deferred.await(copying)))
 
   /** Waits for the writes reported so far. */
   const settled = Effect.suspend(() => Effect.forEach([...jobs], Deferred.await, { discard: true }))
 
-  return { synced, beforeChange, settled }
+  return { synced, packed, beforeChange, settled }
 })

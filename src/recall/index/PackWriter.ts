@@ -1,0 +1,83 @@
+/**
+ * Writes the vectors a warm query used as the recall index's packed copy (VectorPack.ts), in the background and
+ * in order with the index writes of RecallIndexWriter.ts (same lock, same job set).
+ */
+import { Clock, Deferred, Effect } from "effect"
+import { yieldToIo } from "../../runtime/Actor.js"
+import type { RecallCorpus } from "../RecallCorpus.js"
+import { matches } from "./RecallIndex.js"
+import * as Db from "./RecallIndexDb.js"
+import * as Pack from "./VectorPack.js"
+
+/**
+ * While only the vectors move (a backfill under way), the next pack of the same sources waits this many times as
+ * long as the last one took, which bounds the background work to a small share of the time whatever the size.
+ */
+const PACK_SPACING = 20
+
+export interface PackOffer {
+  readonly dir: string
+  readonly corpus: RecallCorpus
+  readonly config: string
+  /** Source stamps of the corpus the vectors were checked against, and the current ones. */
+  readonly sources: string
+  readonly current: () => string
+  readonly modelId: string
+  /** The `vectors.db` version read before the vectors. */
+  readonly version: string
+  readonly map: ReadonlyMap<string, Float32Array>
+}
+
+export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>) => {
+  /** When packed vectors were last written, and for which sources (the throttle of `packed`). */
+  let lastPack: { readonly sources: string; readonly at: number; readonly took: number } | undefined
+  let packing = false
+
+  /**
+   * Offers the vectors a warm query used for the index's packed copy (VectorPack.ts): grouped by partition at
+   * once (the corpus may change after this call), encoded and written in the background after the index writes
+   * reported before, when the index then mirrors `sources` and holds no pack of the same key. While only the
+   * vectors moved (a backfill under way) packs are spaced by PACK_SPACING.
+   */
+  return (p: PackOffer) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (packing || (lastPack && lastPack.sources === p.sources && now - lastPack.at < PACK_SPACING * lastPack.took)) return
+      const key = Pack.packKey(p.modelId, p.version, p.sources)
+      const groups = Pack.groupOf(p.corpus, p.map)
+      const earlier = [...jobs]
+      const done = yield* Deferred.make<void>()
+      jobs.add(done)
+      packing = true
+      const fresh = (meta: ReadonlyMap<string, string>) =>
+        matches(meta, p.config, p.sources) && p.current() === p.sources && meta.get("vectors") !== key
+      const write = Effect.gen(function* () {
+        if (!(yield* Effect.try(() => Db.readerMeta(p.dir)).pipe(Effect.map(fresh)))) return
+        const began = yield* Clock.currentTimeMillis
+        const packs: Array<Pack.PartPack> = []
+        for (const g of groups) {
+          packs.push(Pack.encodeGroup(g))
+          yield* yieldToIo
+        }
+        const written = yield* Effect.try(() => Pack.writePacks(p.dir, packs, key, fresh))
+        const end = yield* Clock.currentTimeMillis
+        if (written) lastPack = { sources: p.sources, at: end, took: end - began }
+        yield* Effect.logDebug("recall index: vectors packed").pipe(Effect.annotateLogs({ dir: p.dir, written }))
+      }).pipe(lock.withPermits(1))
+      // After the writes reported before it (they take the lock only once their copy is made).
+      const job = Effect.forEach(earlier, Deferred.await, { discard: true }).pipe(
+        Effect.zipRight(yieldToIo),
+        Effect.zipRight(write),
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("recall index: vectors not packed", cause).pipe(Effect.annotateLogs({ dir: p.dir }))
+        ),
+        Effect.ensuring(
+          Effect.sync(() => {
+            packing = false
+            jobs.delete(done)
+          }).pipe(Effect.zipRight(Deferred.succeed(done, undefined)))
+        )
+      )
+      yield* Effect.forkDaemon(job)
+    })
+}

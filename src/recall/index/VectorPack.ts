@@ -1,0 +1,154 @@
+/**
+ * The packed vectors of `recall_index.db` (table `vecs`): per partition the pool orders (little-endian int32)
+ * and the vectors (little-endian float16, one after another) of its facts and reflections that have a valid
+ * cached vector, copied from what the in-memory recall used. `meta.vectors` names what they were packed from
+ * — the model id, the `vectors.db` version and the source stamps — so a cold query uses them only while all
+ * three are current; then the cosine side needs neither `facts.json` nor the rows of `vectors.db`.
+ */
+import { Option } from "effect"
+import type { Vectors } from "../Hybrid.js"
+import type { RecallCorpus } from "../RecallCorpus.js"
+import { decodeHalf, encodeHalf } from "../../vectors/VectorCache.js"
+import * as Db from "./RecallIndexDb.js"
+
+export const packKey = (modelId: string, version: string, sources: string) =>
+  JSON.stringify([modelId, version, sources])
+
+export interface Packed {
+  readonly ords: Int32Array
+  /** `ords.length` vectors of `dim` values, one after another. */
+  readonly vectors: Float32Array
+  readonly dim: number
+}
+
+/** Decoded packs kept between cold queries of a character, while `key` stays the index's. */
+export interface PackCache {
+  key: string | undefined
+  readonly byPid: Map<number, Packed>
+}
+
+export const emptyCache = (): PackCache => ({ key: undefined, byPid: new Map() })
+
+/** The packs of `pids` under `modelId` and a `vectors.db` version, or undefined when the index has none fresh. */
+export type PackSource = (modelId: string, version: string) => ReadonlyArray<Packed> | undefined
+
+const decodePack = (row: { readonly ords: Uint8Array; readonly data: Uint8Array }): Packed => {
+  if (row.ords.byteLength % 4 !== 0) throw new Error("recall index: malformed packed orders")
+  const ords = new Int32Array(row.ords.byteLength / 4)
+  new Uint8Array(ords.buffer).set(row.ords)
+  const vectors = Option.getOrThrowWith(decodeHalf(row.data), () => new Error("recall index: malformed pack"))
+  const dim = ords.length === 0 ? 0 : vectors.length / ords.length
+  if (!Number.isInteger(dim)) throw new Error("recall index: malformed pack")
+  return { ords, vectors, dim }
+}
+
+export const packSource =
+  (reader: Db.IndexReader, sources: string, pids: ReadonlyArray<number>, cache: PackCache): PackSource =>
+  (modelId, version) => {
+    const key = packKey(modelId, version, sources)
+    if (reader.meta.get("vectors") !== key) return undefined
+    if (cache.key !== key) {
+      cache.key = key
+      cache.byPid.clear()
+    }
+    return pids.map((pid) => {
+      const hit = cache.byPid.get(pid)
+      if (hit) return hit
+      const row = reader.vecs(pid)
+      const pack =
+        row === undefined ? { ords: new Int32Array(0), vectors: new Float32Array(0), dim: 0 } : decodePack(row)
+      cache.byPid.set(pid, pack)
+      return pack
+    })
+  }
+
+export const packedCount = (packs: ReadonlyArray<Packed>) => packs.reduce((n, p) => n + p.ords.length, 0)
+
+/** The cosine side over packs (ids are pool orders, as in the cold view). */
+export const packedVectors = (packs: ReadonlyArray<Packed>, modelId: string, query: Float32Array): Vectors => {
+  const each = (f: (id: string, vector: Float32Array) => void) => {
+    for (const p of packs)
+      for (let i = 0; i < p.ords.length; i++) f(String(p.ords[i]), p.vectors.subarray(i * p.dim, (i + 1) * p.dim))
+  }
+  let byId: Map<string, Float32Array> | undefined
+  return {
+    modelId,
+    query,
+    vectorOf: (id) => {
+      if (byId === undefined) {
+        const map = new Map<string, Float32Array>()
+        each((i, v) => map.set(i, v))
+        byId = map
+      }
+      return byId.get(id)
+    },
+    pooled: each
+  }
+}
+
+export interface PartPack {
+  readonly partition: string
+  readonly ords: Int32Array
+  readonly data: Uint8Array
+}
+
+/** The vectors of the corpus's facts and reflections grouped by partition, in pool order (not yet encoded). */
+export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Array>) => {
+  const byPart = new Map<string, Array<readonly [number, Float32Array]>>()
+  let dim: number | undefined
+  for (const [id, vector] of map) {
+    const key = corpus.placement(id)
+    const entry = key === undefined ? undefined : corpus.live(key)?.members.get(id)
+    if (key === undefined || entry === undefined || entry.tier === "fact_archive") continue
+    dim ??= vector.length
+    if (vector.length !== dim) continue
+    const list = byPart.get(key) ?? []
+    list.push([corpus.order(id), vector])
+    byPart.set(key, list)
+  }
+  return [...byPart].map(([partition, list]) => ({ partition, list: list.sort((a, b) => a[0] - b[0]) }))
+}
+
+/** Encodes one group (synchronous; the caller slices between groups). */
+export const encodeGroup = (g: ReturnType<typeof groupOf>[number]): PartPack => {
+  const dim = g.list[0]?.[1].length ?? 0
+  const all = new Float32Array(g.list.length * dim)
+  g.list.forEach(([, v], i) => all.set(v, i * dim))
+  return { partition: g.partition, ords: Int32Array.from(g.list.map((x) => x[0])), data: encodeHalf(all) }
+}
+
+/**
+ * Replaces the packs and sets `meta.vectors` to `key` in one transaction, when `still` accepts the index's meta
+ * (it mirrors the corpus the packs came from); false when it does not.
+ */
+export const writePacks = (
+  dir: string,
+  packs: ReadonlyArray<PartPack>,
+  key: string,
+  still: (meta: ReadonlyMap<string, string>) => boolean
+): boolean => {
+  const db = Db.openDb(Db.indexFile(dir), false)
+  try {
+    const pidOf = db.prepare("SELECT pid FROM parts WHERE key = ?").pluck()
+    const put = db.prepare("INSERT INTO vecs (pid, ords, data) VALUES (?, ?, ?)")
+    const done = db.transaction(() => {
+      if (!still(Db.readMeta(db))) return false
+      db.exec("DELETE FROM vecs")
+      for (const p of packs) {
+        const pid: unknown = pidOf.get(p.partition)
+        if (typeof pid !== "number") continue
+        put.run(
+          pid,
+          Buffer.from(p.ords.buffer, p.ords.byteOffset, p.ords.byteLength),
+          Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength)
+        )
+      }
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors', ?)").run(key)
+      return true
+    })()
+    if (done) db.pragma("wal_checkpoint(TRUNCATE)")
+    return done
+  } finally {
+    db.close()
+  }
+}

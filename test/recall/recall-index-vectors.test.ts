@@ -1,0 +1,101 @@
+/**
+ * The recall index's packed vectors (src/recall/index/VectorPack.ts) with the default embedding model: a warm
+ * query's vectors are packed into `recall_index.db`, the first query of the next runtime takes its cosine side
+ * from them (the same answer as the in-memory path, without reading facts.json), and a pack is not used once
+ * `vectors.db` changed.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync
+} from "node:fs"
+import * as path from "node:path"
+import { Embedder } from "../../src/vectors/Embedder.js"
+import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
+import type { QueryRequest, QueryResult } from "../../src/recall/RecallTypes.js"
+import { storedFact as fact } from "../support/facts.js"
+import { boot, testSettings } from "../support/layers.js"
+import { embedderOptions, sharedDefaultModel } from "../vectors/fixtures.js"
+
+const NAME = "Pack"
+const group = { subject_kind: "group_chat", subject_id: "g1", scope: "group_chat:g1" }
+const rows = [
+  fact("fact_scope", "I bought a telescope"),
+  fact("fact_market", "The stock market fell"),
+  fact("fact_cat", "Master has a small cat named Mochi"),
+  fact("fact_rain", "It rained all weekend in Osaka"),
+  { ...fact("fact_piano", "Master practises the piano every evening"), ...group },
+  fact("fact_zh", "主人喜欢喝绿茶")
+]
+const queries: ReadonlyArray<QueryRequest> = [
+  { query: "astronomy gear" },
+  { query: "pet kitten" },
+  { query: "music lessons", subjects: [group] },
+  { query: "喜欢绿茶" }
+]
+
+const withoutTime = (r: QueryResult) => ({ ...r, elapsed_ms: 0 })
+
+describe("recall index with packed vectors", () => {
+  it.scoped(
+    "answers a restart's first query from the packed vectors, and stops using them once vectors.db changed",
+    () =>
+      Effect.gen(function* () {
+        const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(yield* sharedDefaultModel)))
+        assert.isTrue(Option.isSome(yield* service.ready))
+        const embedder = Layer.succeed(Embedder, service)
+        const settings = testSettings({ vectors_enabled: true, recall_turn_tier: false })
+        const dir = path.join(settings.dataDir, NAME)
+        mkdirSync(dir, { recursive: true })
+        const file = path.join(dir, "facts.json")
+        writeFileSync(file, JSON.stringify(rows))
+        const stamp = new Date(2026, 0, 1)
+        utimesSync(file, stamp, stamp)
+        /** One runtime: the answers to `qs` (after a backfill when asked), then its background writes. */
+        const session = (qs: ReadonlyArray<QueryRequest>, backfill = false) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const memory = yield* boot(settings, { embedder })
+              if (backfill) yield* memory.maintainNow(NAME)
+              const out: Array<QueryResult> = []
+              for (const q of qs) out.push(withoutTime(yield* memory.queryMemory(NAME, q)))
+              yield* memory.awaitBackground(NAME)
+              return out
+            })
+          )
+        const warm = yield* session(queries, true)
+        assert.strictEqual(warm[0]?.results[0]?.id, "fact_scope", "found by the cosine side alone")
+        assert.strictEqual(warm[2]?.results[0]?.id, "fact_piano")
+        // Each query first in a fresh runtime: answered from the index and its pack, as the corpus did.
+        for (const [i, q] of queries.entries()) assert.deepStrictEqual((yield* session([q]))[0], warm[i])
+
+        // Same inode, size and mtime, another text: vectors checked against facts.json would no longer be valid
+        // for "I bought a telescope", so only the packed copy still finds it by meaning.
+        const before = statSync(file, { bigint: true })
+        const text = readFileSync(file, "utf8")
+        const fd = openSync(file, "r+")
+        writeSync(fd, text.replace("I bought a telescope", "I bought a telescopf"), 0, "utf8")
+        closeSync(fd)
+        utimesSync(file, stamp, stamp)
+        const after = statSync(file, { bigint: true })
+        assert.deepStrictEqual([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs])
+        const [packed] = yield* session([queries[0] ?? {}])
+        assert.strictEqual(packed?.results[0]?.id, "fact_scope")
+        assert.strictEqual(packed?.results[0]?.text, "I bought a telescope", "the index's text, not the file's")
+
+        // vectors.db recreated (a new epoch): the pack is stale, the files answer and their vector no longer matches.
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(path.join(dir, `vectors.db${suffix}`), { force: true })
+        const [files] = yield* session([queries[0] ?? {}])
+        assert.notInclude(files?.results.map((r) => r.id) ?? [], "fact_scope")
+      }),
+    180_000
+  )
+})
