@@ -52,12 +52,12 @@ const waitForFile = async (file: string, limitMs: number) => {
   return Number((performance.now() - t0).toFixed(0))
 }
 
-/** Rows of a character's `vectors.db` (0 while it does not exist). */
-const vectorRows = (file: string) => {
+/** The number a counting query answers on a SQLite file (0 while the file or its table does not exist). */
+const countIn = (file: string, sql: string) => {
   if (!existsSync(file)) return 0
   const db = new Database(file, { readonly: true, fileMustExist: true })
   try {
-    const row: unknown = db.prepare("SELECT COUNT(*) AS n FROM vectors").get()
+    const row: unknown = db.prepare(sql).get()
     return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0
   } catch {
     return 0
@@ -65,6 +65,12 @@ const vectorRows = (file: string) => {
     db.close()
   }
 }
+
+/** Rows of a character's `vectors.db`. */
+const vectorRows = (file: string) => countIn(file, "SELECT COUNT(*) AS n FROM vectors")
+
+/** Vectors in the packed copy of `recall_index.db`. */
+const packedRows = (file: string) => countIn(file, "SELECT COALESCE(SUM(length(ords)), 0) / 4 AS n FROM vecs")
 
 /**
  * Waits (up to `limitMs`) until the backfill is over: the file holds vectors and their count has not grown for
@@ -80,20 +86,6 @@ const untilVectors = async (file: string, limitMs: number) => {
     if (count > 0 && performance.now() - since > 8000) return count
     if (performance.now() - t0 > limitMs) throw new Error(`backfill not done in ${limitMs} ms`)
     await new Promise((done) => setTimeout(done, 250))
-  }
-}
-
-/** Vectors in the packed copy of `recall_index.db` (0 while there is none). */
-const packedRows = (file: string) => {
-  if (!existsSync(file)) return 0
-  const db = new Database(file, { readonly: true, fileMustExist: true })
-  try {
-    const row: unknown = db.prepare("SELECT COALESCE(SUM(length(ords)), 0) / 4 AS n FROM vecs").get()
-    return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0
-  } catch {
-    return 0
-  } finally {
-    db.close()
   }
 }
 

@@ -6,22 +6,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-  writeSync
-} from "node:fs"
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { Embedder } from "../../src/vectors/Embedder.js"
 import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
 import type { QueryRequest, QueryResult } from "../../src/recall/RecallTypes.js"
-import { storedFact as fact } from "../support/facts.js"
+import { rewriteKeepingStamp, storedFact as fact } from "../support/facts.js"
 import { boot, testSettings } from "../support/layers.js"
 import { embedderOptions, sharedDefaultModel } from "../vectors/fixtures.js"
 
@@ -79,14 +69,12 @@ describe("recall index with packed vectors", () => {
 
         // Same inode, size and mtime, another text: vectors checked against facts.json would no longer be valid
         // for "I bought a telescope", so only the packed copy still finds it by meaning.
-        const before = statSync(file, { bigint: true })
-        const text = readFileSync(file, "utf8")
-        const fd = openSync(file, "r+")
-        writeSync(fd, text.replace("I bought a telescope", "I bought a telescopf"), 0, "utf8")
-        closeSync(fd)
-        utimesSync(file, stamp, stamp)
-        const after = statSync(file, { bigint: true })
-        assert.deepStrictEqual([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs])
+        const { before, after } = rewriteKeepingStamp(
+          file,
+          (text) => text.replace("I bought a telescope", "I bought a telescopf"),
+          stamp
+        )
+        assert.deepStrictEqual(after, before)
         const [packed] = yield* session([queries[0] ?? {}])
         assert.strictEqual(packed?.results[0]?.id, "fact_scope")
         assert.strictEqual(packed?.results[0]?.text, "I bought a telescope", "the index's text, not the file's")

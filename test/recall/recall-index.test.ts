@@ -5,18 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import {
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-  writeSync,
-  closeSync
-} from "node:fs"
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { rewriteKeepingStamp } from "../support/facts.js"
 import { boot, testSettings } from "../support/layers.js"
 import type { QueryRequest, QueryResult } from "../../src/recall/RecallTypes.js"
 
@@ -100,14 +91,8 @@ describe("recall index", () => {
       utimesSync(file, stamp, stamp)
       yield* session(settings, [{ query: "ramen" }])
       // Same inode, size and mtime, another text: only the index still knows "ramen" for f0.
-      const before = statSync(file, { bigint: true })
-      const text = readFileSync(file, "utf8")
-      const fd = openSync(file, "r+")
-      writeSync(fd, text.replaceAll("ramen", "noodl"), 0, "utf8")
-      closeSync(fd)
-      utimesSync(file, stamp, stamp)
-      const after = statSync(file, { bigint: true })
-      assert.deepStrictEqual([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs])
+      const { before, after } = rewriteKeepingStamp(file, (text) => text.replaceAll("ramen", "noodl"), stamp)
+      assert.deepStrictEqual(after, before)
       const [fromIndex] = yield* session(settings, [{ query: "ramen" }], false)
       assert.strictEqual(fromIndex?.results[0]?.text.includes("ramen"), true)
       // A new mtime: the index is stale, the files answer (and the index is written again).

@@ -30,21 +30,23 @@ export interface PackOffer {
 
 export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>) => {
   /** When packed vectors were last written, and for which sources (the throttle of `packed`). */
-  let lastPack: { readonly sources: string; readonly at: number; readonly took: number } | undefined
+  let lastPack:
+    | { readonly key: string; readonly sources: string; readonly at: number; readonly took: number }
+    | undefined
   let packing = false
 
   /**
-   * Offers the vectors a warm query used for the index's packed copy (VectorPack.ts): grouped by partition at
-   * once (the corpus may change after this call), encoded and written in the background after the index writes
-   * reported before, when the index then mirrors `sources` and holds no pack of the same key. While only the
+   * Offers the vectors a warm query used for the index's packed copy (VectorPack.ts): nothing when this process
+   * wrote that pack last; else grouped by partition, encoded and written in the background after the index
+   * writes reported before, when the index then mirrors `sources` and holds no pack of the same key. While only the
    * vectors moved (a backfill under way) packs are spaced by PACK_SPACING.
    */
   return (p: PackOffer) =>
     Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      if (packing || (lastPack && lastPack.sources === p.sources && now - lastPack.at < PACK_SPACING * lastPack.took)) return
       const key = Pack.packKey(p.modelId, p.version, p.sources)
-      const groups = Pack.groupOf(p.corpus, p.map)
+      const now = yield* Clock.currentTimeMillis
+      const spaced = lastPack && lastPack.sources === p.sources && now - lastPack.at < PACK_SPACING * lastPack.took
+      if (packing || lastPack?.key === key || spaced) return
       const earlier = [...jobs]
       const done = yield* Deferred.make<void>()
       jobs.add(done)
@@ -53,15 +55,17 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
         matches(meta, p.config, p.sources) && p.current() === p.sources && meta.get("vectors") !== key
       const write = Effect.gen(function* () {
         if (!(yield* Effect.try(() => Db.readerMeta(p.dir)).pipe(Effect.map(fresh)))) return
+        // Sources unchanged since the offer, so the corpus is still in the state the vectors were checked against
+        // (it changes only with them): grouped here, off the query's path.
         const began = yield* Clock.currentTimeMillis
         const packs: Array<Pack.PartPack> = []
-        for (const g of groups) {
-          packs.push(Pack.encodeGroup(g))
+        for (const g of Pack.groupOf(p.corpus, p.map)) {
           yield* yieldToIo
+          packs.push(Pack.encodeGroup(g))
         }
         const written = yield* Effect.try(() => Pack.writePacks(p.dir, packs, key, fresh))
         const end = yield* Clock.currentTimeMillis
-        if (written) lastPack = { sources: p.sources, at: end, took: end - began }
+        if (written) lastPack = { key, sources: p.sources, at: end, took: end - began }
         yield* Effect.logDebug("recall index: vectors packed").pipe(Effect.annotateLogs({ dir: p.dir, written }))
       }).pipe(lock.withPermits(1))
       // After the writes reported before it (they take the lock only once their copy is made).

@@ -144,7 +144,7 @@ export const readerMeta = (dir: string): ReadonlyMap<string, string> => {
 export const openReader = (dir: string): IndexReader => {
   const db = openDb(indexFile(dir), false)
   try {
-    const meta = new Map(decodeMeta(db.prepare("SELECT key, value FROM meta").all()).map((r) => [r.key, r.value]))
+    const meta = readMeta(db)
     const parts = new Map(
       decodeParts(db.prepare("SELECT pid, key, n, total, dynamic FROM parts").all()).map((p) => [p.key, p])
     )
@@ -252,11 +252,10 @@ export const update = (
   try {
     const old = db.prepare("SELECT ord, pid, terms FROM docs WHERE id = ?")
     const dropDoc = db.prepare("DELETE FROM docs WHERE ord = ?")
-    const readMeta = db.prepare("SELECT key, value FROM meta")
     const readPostings = db.prepare("SELECT data FROM postings WHERE pid = ? AND term = ?").pluck()
     const dropPostings = db.prepare("DELETE FROM postings WHERE pid = ? AND term = ?")
     const done = db.transaction(() => {
-      const meta = new Map(decodeMeta(readMeta.all()).map((r) => [r.key, r.value]))
+      const meta = readMeta(db)
       if (!change.still(meta)) return false
       const w = writer(db)
       w.parts(change.parts)
