@@ -103,7 +103,7 @@ export const removeIndex = (dir: string) => {
     fs.rmSync(indexFile(dir) + suffix, { force: true })
 }
 
-export const openDb = (file: string, create: boolean) => {
+export const openDb = (file: string, create: boolean): Database.Database => {
   const db = new Database(file, { fileMustExist: !create })
   try {
     // A new file is filled without a journal (it is renamed into place only once complete), then switched to WAL.
