@@ -40,7 +40,7 @@ import { analyze } from "./TurnAnalyzer.js"
 import * as RecallIndex from "./index/RecallIndex.js"
 import { makeFold } from "../domain/Fold.js"
 import * as IndexWriter from "./index/RecallIndexWriter.js"
-import * as ArchiveRows from "./ArchiveRows.js"
+import * as ArchiveRows from "../facts/ArchiveRows.js"
 import { emptyCache, type PackSource } from "./index/VectorPack.js"
 import { VERSION } from "../Version.js"
 

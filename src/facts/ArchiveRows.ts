@@ -1,20 +1,20 @@
 /**
- * The fact archive as recall reads it: the legacy `facts_archive.json` and every shard, each re-read only when
+ * The fact archive as recall reads it (src/recall/Recall.ts): the legacy `facts_archive.json` and every shard, each re-read only when
  * its file stamp (inode, mtime, size) changed; an unreadable file is skipped (as N.E.K.O. does), logged.
  */
 import { Effect, Option } from "effect"
 import * as path from "node:path"
-import { FactsFile, type Fact } from "../facts/Fact.js"
-import { decodeFacts } from "../facts/FactDecode.js"
+import { FactsFile, type Fact } from "./Fact.js"
+import type { FactArchive } from "./FactArchive.js"
+import { decodeFacts } from "./FactDecode.js"
 import { sameStamp, stampOf, type FileStamp } from "../store/DurableFs.js"
 import * as ViewFile from "../store/ViewFile.js"
-import type { RecallHost } from "./RecallTypes.js"
 
 export const make = () => {
   const archive = new Map<string, { readonly stamp: Option.Option<FileStamp>; readonly rows: ReadonlyArray<Fact> }>()
 
   /** All archived rows when any file changed since the last call, else `None`. */
-  const rows = (state: RecallHost) =>
+  const rows = (state: { readonly dir: string; readonly archive: FactArchive }) =>
     Effect.gen(function* () {
       const sources = [
         path.join(state.dir, "facts_archive.json"),
