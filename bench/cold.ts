@@ -7,8 +7,8 @@
  * Also, while the character loads, how long a `/last_conversation_gap` of another character takes (a load
  * must not block others). `--vectors` runs both starts with vectors on (the shared default model, as a
  * deployment has them by default): the first start also waits until the backfill has a vector for every fact of
- * the queried character (its first query loaded it) and sends it one more query, whose vectors the server packs into
- * `recall_index.db`, so the second start's first query finds `vectors.db` filled and the packed copy fresh.
+ * the queried character (its first query loaded it) and until the server packed them into `recall_index.db` (it
+ * does once the backfill settles), so the second start's first query finds `vectors.db` filled and the pack fresh.
  */
 import { Agent } from "node:http"
 import Database from "better-sqlite3"
@@ -101,11 +101,7 @@ const untilPacked = async (file: string, limitMs: number) => {
 }
 
 /** One server start: first query of `Q` with a small character's request during it, first dialog of `D`. */
-const start = async (
-  memory: string,
-  afterQuery: (query: () => Promise<number>) => Promise<number>,
-  env: Readonly<Record<string, string>>
-) => {
+const start = async (memory: string, afterQuery: () => Promise<number>, env: Readonly<Record<string, string>>) => {
   const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "info", ...env })
   if (env["KIOKU_VECTORS_ENABLED"] === "true") await server.waitFor(/embedding model ready/)
   const agent = new Agent({ keepAlive: true, maxSockets: 4 })
@@ -117,9 +113,7 @@ const start = async (
     const query = timedRequest(agent, server.port, "POST", "/query_memory/Q", JSON.stringify({ query: "kari moten" }))
     const other = timedRequest(agent, server.port, "GET", "/last_conversation_gap/Other")
     const [queryMs, otherMs] = await Promise.all([query, other])
-    const indexMs = await afterQuery(() =>
-      timedRequest(agent, server.port, "POST", "/query_memory/Q", JSON.stringify({ query: "kari moten" }))
-    )
+    const indexMs = await afterQuery()
     const dialogMs = await timedRequest(agent, server.port, "GET", "/new_dialog/D")
     return { processMs, queryMs, otherMs, indexMs, dialogMs }
   } finally {
@@ -140,13 +134,11 @@ const once = async (count: number, indexWaitMs: number, env: Readonly<Record<str
     const vectors = path.join(memory, "Q", "vectors.db")
     const first = await start(
       memory,
-      async (query) => {
+      async () => {
         const ms = await waitForFile(index, indexWaitMs)
         if (env["KIOKU_VECTORS_ENABLED"] === "true") {
           process.stderr.write(`vectors: ${await untilVectors(vectors, indexWaitMs)}\n`)
-          // A query once the backfill is over: its vectors are packed into the index for the next start.
-          const warmMs = await query()
-          process.stderr.write(`warm query ${warmMs} ms; packed: ${await untilPacked(index, indexWaitMs)}\n`)
+          process.stderr.write(`packed: ${await untilPacked(index, indexWaitMs)}\n`)
         }
         return ms
       },

@@ -20,18 +20,8 @@ import type { ChineseScript } from "../domain/ChineseScript.js"
 import type { MemoryTasks } from "./MemoryTasks.js"
 import type { Tokenizer } from "../llm/Tokenizer.js"
 import type { RecentCompressor } from "../recent/RecentCompressor.js"
-import * as Compaction from "../recent/Compaction.js"
-import * as RecentLifecycle from "../recent/RecentLifecycle.js"
-import * as FactIntake from "../facts/FactIntake.js"
-import * as OutboxDrain from "./OutboxDrain.js"
-import * as Reviewer from "../recent/Reviewer.js"
-import * as MemoryCommands from "./MemoryCommands.js"
-import * as RecentEdit from "../recent/RecentEdit.js"
 import { isRecentCommand } from "../recent/RecentCommands.js"
 import { isScopedCommand } from "../scoped/ScopedCommands.js"
-import * as ScopedHandler from "./scoped/ScopedHandler.js"
-import * as MaintenanceCommands from "./MaintenanceCommands.js"
-import * as RecallVectors from "../recall/RecallVectors.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { OutboxHandlers } from "../runtime/OutboxHandlers.js"
 import * as Locale from "./locale/PromptLocale.js"
@@ -39,7 +29,6 @@ import * as LocaleCommands from "./locale/LocaleCommands.js"
 import type { DerivedClaims } from "../runtime/DerivedClaims.js"
 import { makeReads } from "./Reads.js"
 import * as ReadCommands from "./ReadCommands.js"
-import * as Recall from "../recall/Recall.js"
 import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import * as Lane from "../runtime/Lane.js"
 import { inLane, jobOf } from "./LaneCommands.js"
@@ -49,6 +38,7 @@ import * as IdleRelease from "./IdleRelease.js"
 import { DueWork } from "../maintenance/DueWork.js"
 import * as BesideReads from "./beside/BesideReads.js"
 import * as SessionStep from "./lifecycle/SessionStep.js"
+import * as ActorParts from "./lifecycle/ActorParts.js"
 
 /** A character's actor: its mailbox, and the reads served beside it (BesideReads.ts). */
 export interface CharacterActorRef extends Actor.ActorRef<Command> {
@@ -68,7 +58,7 @@ export const make = (name: CharacterName) =>
     const t = settings.tunables
     const inbox = yield* Actor.mailbox<Command>(t.actor_mailbox_capacity)
     const reads = makeReads({ name, tunables: t, files })
-    const { speakers, contentLanguage, resolveLanguage, renderDialog } = reads
+    const { speakers, renderDialog } = reads
     const speakerNames = Effect.map(speakers, (s) => s.speakers)
     const later = (c: Command, delayMillis = 0) =>
       (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
@@ -76,78 +66,22 @@ export const make = (name: CharacterName) =>
         Effect.forkIn(scope),
         Effect.asVoid
       )
-    const compaction = yield* Compaction.make({
+    const parts = yield* ActorParts.make({
+      name,
       tunables: t,
       scope,
+      files,
+      embedder,
+      reads,
       speakers: speakerNames,
-      language: contentLanguage,
-      later: (c) => later(c)
-    })
-    const reviewer = yield* Reviewer.make({
-      tunables: t,
-      scope,
-      speakers: speakerNames,
-      language: contentLanguage,
-      later: (c) => later(c)
-    })
-
-    const recent = yield* RecentLifecycle.make({
-      tunables: t,
-      compaction,
-      reviewer,
       later,
       tell: inbox.tell
     })
-    const recentEdit = RecentEdit.make({ cancelReview: recent.cancelReview })
-
-    const memory = yield* MemoryCommands.make({
-      name,
-      tunables: t,
-      speakers: speakerNames,
-      language: (state) => resolveLanguage(state, { language: Option.none(), renderLanguage: Option.none() })
-    })
-    const intake = yield* FactIntake.make<State.CharacterState>({
-      tunables: t,
-      scope,
-      speakers: speakerNames,
-      language: contentLanguage,
-      later,
-      afterFacts: memory.signals.mapFacts
-    })
-    const scoped = ScopedHandler.make({
-      tunables: t,
-      speakers: speakerNames,
-      count: memory.count,
-      trackMentions: memory.trackMentions,
-      dedup: intake.dedup
-    })
-    const recallVectors = yield* RecallVectors.make(t.recall_turn_tier && t.recall_turn_vector_weight > 0)
-    const recall = yield* Recall.make({ tunables: t, speakers: speakerNames, vectors: recallVectors.seam })
-    const outbox = yield* OutboxDrain.make({
-      name,
-      tunables: t,
-      extract: intake.onExtractOps,
-      later,
-      afterTurns: memory.afterTurns
-    })
-    const { drain, scheduleDrain } = outbox
-    const maintenance = MaintenanceCommands.make({
-      name,
-      tunables: t,
-      files,
-      embedder,
-      intake,
-      memory,
-      recent,
-      drain,
-      later
-    })
+    const { reviewer, recent, recentEdit, memory, intake, scoped, recallVectors, recall, maintenance, locked } = parts
+    const { drain, scheduleDrain } = parts
 
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */
     let current: State.CharacterState | undefined
-    /** Held by a query and by whatever closes what a query reads (handles, views, the state). */
-    const readLock = yield* Effect.makeSemaphore(1)
-    const locked = readLock.withPermits(1)
     const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
     /** A lane command's work; a job queued before the state was reloaded answers its caller with a defect. */
     const background = (state: State.CharacterState, envelope: Actor.Envelope<Command>) =>

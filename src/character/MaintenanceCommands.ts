@@ -2,7 +2,8 @@
  * The maintenance commands of a character actor, sent by the scheduler's loops or by `maintainNow`: the
  * extraction tick, idle maintenance (retry of failed outbox ops, compression, dedup arbitration, corrections,
  * review), the vector backfill (memories, and raw turns while the turn tier uses vectors; again after
- * `embedding_active_poll_seconds` while entries still lack a vector), the archive and evidence sweep, and
+ * `embedding_active_poll_seconds` while entries still lack a vector; once none lacks one, the recall index's
+ * packed vectors are offered), the archive and evidence sweep, and
  * `MaintainNow`, which runs every due job at once and reports; its backfill first waits for the embedding model
  * and then runs until every memory and turn has a vector; `DueReport`, what the due-work index needs to know
  * after a visit. All of them run on the character's background lane (Lane.ts).
@@ -36,6 +37,8 @@ export const make = (deps: {
   readonly recent: RecentLifecycle
   readonly drain: (state: State.CharacterState, force?: boolean) => Effect.Effect<number>
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
+  /** After a backfill tick changed vectors and left none to make (the recall index's pack is offered). */
+  readonly vectorsSettled: (state: State.CharacterState) => Effect.Effect<void>
 }) => {
   const { intake, memory, recent, files } = deps
   const t = deps.tunables
@@ -47,6 +50,8 @@ export const make = (deps: {
       const turns = turnVectors
         ? yield* TurnVectors.backfillTurns(state, t.recall_turn_vectors_per_tick)
         : { ready: memories.ready, embedded: 0, more: false }
+      const changed = memories.embedded + memories.imported + memories.pruned > 0
+      if (memories.ready && changed && memories.pending === 0) yield* deps.vectorsSettled(state)
       return { memories, turns }
     }).pipe(Effect.provideService(Embedder, deps.embedder))
 

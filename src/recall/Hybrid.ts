@@ -39,10 +39,11 @@ export interface Vectors {
   readonly query: Float32Array
   readonly vectorOf: (id: string) => Float32Array | undefined
   /**
-   * When given, the vectors of exactly the facts and reflections of the pool of a query without time window and
-   * without disputed reflections (a cold view's packed copy): the cosine visits them instead of every entry.
+   * When given, the nonzero cosines of the query to exactly the facts and reflections of the pool of a query without
+   * time window and without disputed reflections (a cold view's packed copy), computed as `cosine` does: used
+   * instead of visiting every entry.
    */
-  readonly pooled?: ((f: (id: string, vector: Float32Array) => void) => void) | undefined
+  readonly pooled?: (() => Array<Bm25.Hit>) | undefined
 }
 
 export interface PoolQuery {
@@ -246,11 +247,10 @@ const cosineRanked = (pool: Pool, q: HybridQuery, vectors: Vectors): Array<Bm25.
     const c = cosine(vectors.query, v)
     if (c !== 0) out.push({ id, score: c })
   }
-  if (vectors.pooled && q.window === undefined && pool.negative.size === 0) vectors.pooled(offer)
-  else
-    pool.forEach((entry) => {
-      if (entry.tier !== "fact_archive") offer(entry.id, vectors.vectorOf(entry.id))
-    })
+  if (vectors.pooled && q.window === undefined && pool.negative.size === 0) return vectors.pooled()
+  pool.forEach((entry) => {
+    if (entry.tier !== "fact_archive") offer(entry.id, vectors.vectorOf(entry.id))
+  })
   return out
 }
 

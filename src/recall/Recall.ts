@@ -44,15 +44,22 @@ import * as ArchiveRows from "../facts/ArchiveRows.js"
 import { emptyCache, type PackSource } from "./index/VectorPack.js"
 import { VERSION } from "../Version.js"
 
+/** The vectors of the memory rows under one model, and the `vectors.db` version they were read at. */
+export interface PackableVectors {
+  readonly modelId: string
+  readonly version: string
+  readonly map: ReadonlyMap<string, Float32Array>
+}
+
 /** The cosine side of recall for one query (RecallVectors.ts); `undefined` vectors mean BM25 only. */
 export interface VectorSeam {
   /** In-memory path: the vectors, and what they were read at (for the index's packed copy). */
   readonly warm: (input: { readonly state: RecallHost; readonly query: string }) => Effect.Effect<{
     readonly vectors: Vectors | undefined
-    readonly pack?:
-      | { readonly modelId: string; readonly version: string; readonly map: ReadonlyMap<string, Float32Array> }
-      | undefined
+    readonly pack?: PackableVectors | undefined
   }>
+  /** The current vectors for the index's packed copy, without a query (undefined without a model). */
+  readonly packable: (state: RecallHost) => Effect.Effect<PackableVectors | undefined>
   /** Cold path: the vectors from the index's packs; "stale" when they take part but the packs are not fresh. */
   readonly cold: (input: {
     readonly state: RecallHost
@@ -289,8 +296,22 @@ export const make = (deps: {
         )
       )
 
+    /**
+     * After a vector backfill settled: the built corpus's vectors offered for the index's packed copy, so the next
+     * runtime's first query finds it fresh without a warm query in between. Nothing before the corpus is built.
+     */
+    const offerPack = (state: RecallHost) =>
+      Effect.gen(function* () {
+        if (current === undefined || deps.vectors === undefined) return
+        const { corpus, config, sources } = yield* refresh(state)
+        const pack = yield* deps.vectors.packable(state)
+        if (pack === undefined) return
+        const offer = { dir: state.dir, corpus, config, sources, current: RecallIndex.sourcesOf(state), ...pack }
+        yield* writer.packed(offer, true)
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("recall index: pack not offered", cause)))
+
     /** Drops the corpus and the turn index (an idle actor's release); the next query reads the index or rebuilds. */
     const release = Effect.sync(drop)
 
-    return { query, release, indexSettled: writer.settled }
+    return { query, release, offerPack, indexSettled: writer.settled }
   })

@@ -5,7 +5,8 @@
  * embedded when there is anything to compare it with: memory vectors, or turn vectors (the raw-turn tier's
  * vector side). Without a model, or on any failure, recall stays BM25 only. The in-memory path (`warm`) also
  * hands back the map with the `vectors.db` version it was read at, for the recall index's packed copy; a cold
- * query (`cold`) takes the memory vectors from that copy when it is fresh, and answers "stale" when it is not.
+ * query (`cold`) takes the memory vectors from that copy when it is fresh, and answers "stale" when it is not;
+ * `packable` hands the map over without a query (after a backfill settled).
  */
 import { Effect, Option } from "effect"
 import { Embedder } from "../vectors/Embedder.js"
@@ -110,6 +111,17 @@ export const make = (withTurns: boolean) =>
         Effect.catchAll(() => Effect.succeed({ vectors: undefined }))
       )
 
+    const packable: VectorSeam["packable"] = (state) =>
+      Effect.gen(function* () {
+        const modelId = yield* embedder.modelId
+        if (Option.isNone(modelId)) return undefined
+        const { map, version } = yield* validVectors(state, modelId.value)
+        return version === undefined ? undefined : { modelId: modelId.value, version, map }
+      }).pipe(
+        Effect.provideService(Embedder, embedder),
+        Effect.catchAll(() => Effect.succeed(undefined))
+      )
+
     const cold: VectorSeam["cold"] = ({ state, query, packs }) =>
       Effect.gen(function* () {
         const modelId = yield* modelFor(query)
@@ -126,6 +138,6 @@ export const make = (withTurns: boolean) =>
         cache.delete(state)
       })
 
-    const seam: VectorSeam = { warm, cold }
+    const seam: VectorSeam = { warm, packable, cold }
     return { seam, release }
   })

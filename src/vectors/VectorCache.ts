@@ -60,7 +60,7 @@ export const encodeHalf = (vector: ArrayLike<number>): Uint8Array => {
 
 /** Every float16 bit pattern's value (256 KB, built on first decode): a cold load decodes millions of them. */
 let halfTable: Float32Array | undefined
-const table = () => {
+export const halfValues = (): Float32Array => {
   if (halfTable === undefined) {
     halfTable = new Float32Array(0x10000)
     for (let h = 0; h < 0x10000; h++) halfTable[h] = fromHalfBits(h)
@@ -71,7 +71,7 @@ const table = () => {
 /** The vector of little-endian float16 bytes; `None` for an odd byte count. */
 export const decodeHalf = (bytes: Uint8Array): Option.Option<Float32Array> => {
   if (bytes.length % 2 !== 0) return Option.none()
-  const values = table()
+  const values = halfValues()
   const out = new Float32Array(bytes.length / 2)
   for (let i = 0, j = 0; i < out.length; i++, j += 2) out[i] = values[(bytes[j] ?? 0) | ((bytes[j + 1] ?? 0) << 8)] ?? 0
   return Option.some(out)

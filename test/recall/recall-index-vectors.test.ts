@@ -2,7 +2,7 @@
  * The recall index's packed vectors (src/recall/index/VectorPack.ts) with the default embedding model: a warm
  * query's vectors are packed into `recall_index.db`, the first query of the next runtime takes its cosine side
  * from them (the same answer as the in-memory path, without reading facts.json), and a pack is not used once
- * `vectors.db` changed.
+ * `vectors.db` changed; a backfill that settles after the last query packs its vectors too.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
@@ -83,6 +83,48 @@ describe("recall index with packed vectors", () => {
         for (const suffix of ["", "-wal", "-shm"]) rmSync(path.join(dir, `vectors.db${suffix}`), { force: true })
         const [files] = yield* session([queries[0] ?? {}])
         assert.notInclude(files?.results.map((r) => r.id) ?? [], "fact_scope")
+      }),
+    180_000
+  )
+
+  it.scoped(
+    "packs the vectors a backfill settled on after the last query, for the next runtime's first query",
+    () =>
+      Effect.gen(function* () {
+        const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(yield* sharedDefaultModel)))
+        const embedder = Layer.succeed(Embedder, service)
+        const settings = testSettings({ vectors_enabled: true, recall_turn_tier: false })
+        const dir = path.join(settings.dataDir, NAME)
+        mkdirSync(dir, { recursive: true })
+        const file = path.join(dir, "facts.json")
+        writeFileSync(file, JSON.stringify(rows))
+        const stamp = new Date(2026, 0, 1)
+        utimesSync(file, stamp, stamp)
+        // A query before any vector exists (the corpus is built, its pack holds nothing), then the backfill.
+        const first = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const memory = yield* boot(settings, { embedder })
+            const before = yield* memory.queryMemory(NAME, { query: "astronomy gear" })
+            yield* memory.maintainNow(NAME)
+            yield* memory.awaitBackground(NAME)
+            return before
+          })
+        )
+        assert.notInclude(
+          first.results.map((r) => r.id),
+          "fact_scope",
+          "no vector yet, no shared word"
+        )
+        // Only a pack of the backfilled vectors can find it now (facts.json's text no longer matches them).
+        rewriteKeepingStamp(file, (text) => text.replace("I bought a telescope", "I bought a telescopf"), stamp)
+        const next = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const memory = yield* boot(settings, { embedder })
+            return yield* memory.queryMemory(NAME, { query: "astronomy gear" })
+          })
+        )
+        assert.strictEqual(next.results[0]?.id, "fact_scope")
+        assert.strictEqual(next.results[0]?.text, "I bought a telescope")
       }),
     180_000
   )

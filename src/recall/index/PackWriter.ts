@@ -33,24 +33,26 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
   let lastPack:
     | { readonly key: string; readonly sources: string; readonly at: number; readonly took: number }
     | undefined
-  let packing = false
+  /** Pack jobs in flight. */
+  let packing = 0
 
   /**
    * Offers the vectors a warm query used for the index's packed copy (VectorPack.ts): nothing when this process
    * wrote that pack last; else grouped by partition, encoded and written in the background after the index
    * writes reported before, when the index then mirrors `sources` and holds no pack of the same key. While only the
-   * vectors moved (a backfill under way) packs are spaced by PACK_SPACING.
+   * vectors moved (a backfill under way) packs are spaced by PACK_SPACING, unless `settled` (the backfill is over:
+   * this pack is the one the next start reads).
    */
-  return (p: PackOffer) =>
+  return (p: PackOffer, settled = false) =>
     Effect.gen(function* () {
       const key = Pack.packKey(p.modelId, p.version, p.sources)
       const now = yield* Clock.currentTimeMillis
       const spaced = lastPack && lastPack.sources === p.sources && now - lastPack.at < PACK_SPACING * lastPack.took
-      if (packing || lastPack?.key === key || spaced) return
+      if (lastPack?.key === key || (!settled && (packing > 0 || spaced))) return
       const earlier = [...jobs]
       const done = yield* Deferred.make<void>()
       jobs.add(done)
-      packing = true
+      packing++
       const fresh = (meta: ReadonlyMap<string, string>) =>
         matches(meta, p.config, p.sources) && p.current() === p.sources && meta.get("vectors") !== key
       const write = Effect.gen(function* () {
@@ -77,7 +79,7 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
         ),
         Effect.ensuring(
           Effect.sync(() => {
-            packing = false
+            packing--
             jobs.delete(done)
           }).pipe(Effect.zipRight(Deferred.succeed(done, undefined)))
         )

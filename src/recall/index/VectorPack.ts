@@ -5,10 +5,10 @@
  * — the model id, the `vectors.db` version and the source stamps — so a cold query uses them only while all
  * three are current; then the cosine side needs neither `facts.json` nor the rows of `vectors.db`.
  */
-import { Option } from "effect"
+import { endianness } from "node:os"
 import type { Vectors } from "../Hybrid.js"
 import type { RecallCorpus } from "../RecallCorpus.js"
-import { decodeHalf, encodeHalf } from "../../vectors/VectorCache.js"
+import { encodeHalf, halfValues } from "../../vectors/VectorCache.js"
 import * as Db from "./RecallIndexDb.js"
 
 export const packKey = (modelId: string, version: string, sources: string) =>
@@ -16,8 +16,8 @@ export const packKey = (modelId: string, version: string, sources: string) =>
 
 export interface Packed {
   readonly ords: Int32Array
-  /** `ords.length` vectors of `dim` values, one after another. */
-  readonly vectors: Float32Array
+  /** `ords.length` vectors of `dim` float16 bit patterns, one after another (decoded as they are read). */
+  readonly halves: Uint16Array
   readonly dim: number
 }
 
@@ -32,14 +32,31 @@ export const emptyCache = (): PackCache => ({ key: undefined, byPid: new Map() }
 /** The packs of `pids` under `modelId` and a `vectors.db` version, or undefined when the index has none fresh. */
 export type PackSource = (modelId: string, version: string) => ReadonlyArray<Packed> | undefined
 
+const littleEndian = endianness() === "LE"
+
+/** A typed view of little-endian bytes when they are aligned on a little-endian host, else a copy. */
+const viewOf = <A extends Int32Array | Uint16Array>(
+  bytes: Uint8Array,
+  make: { readonly BYTES_PER_ELEMENT: number; new (buffer: ArrayBuffer, offset: number, length: number): A },
+  copy: (length: number) => A
+): A => {
+  const size = make.BYTES_PER_ELEMENT
+  if (bytes.byteLength % size !== 0) throw new Error("recall index: malformed pack")
+  const length = bytes.byteLength / size
+  if (littleEndian && bytes.byteOffset % size === 0 && bytes.buffer instanceof ArrayBuffer)
+    return new make(bytes.buffer, bytes.byteOffset, length)
+  const out = copy(length)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let i = 0; i < length; i++) out[i] = size === 4 ? view.getInt32(i * 4, true) : view.getUint16(i * 2, true)
+  return out
+}
+
 const decodePack = (row: { readonly ords: Uint8Array; readonly data: Uint8Array }): Packed => {
-  if (row.ords.byteLength % 4 !== 0) throw new Error("recall index: malformed packed orders")
-  const ords = new Int32Array(row.ords.byteLength / 4)
-  new Uint8Array(ords.buffer).set(row.ords)
-  const vectors = Option.getOrThrowWith(decodeHalf(row.data), () => new Error("recall index: malformed pack"))
-  const dim = ords.length === 0 ? 0 : vectors.length / ords.length
+  const ords = viewOf(row.ords, Int32Array, (n) => new Int32Array(n))
+  const halves = viewOf(row.data, Uint16Array, (n) => new Uint16Array(n))
+  const dim = ords.length === 0 ? 0 : halves.length / ords.length
   if (!Number.isInteger(dim)) throw new Error("recall index: malformed pack")
-  return { ords, vectors, dim }
+  return { ords, halves, dim }
 }
 
 export const packSource =
@@ -55,8 +72,7 @@ export const packSource =
       const hit = cache.byPid.get(pid)
       if (hit) return hit
       const row = reader.vecs(pid)
-      const pack =
-        row === undefined ? { ords: new Int32Array(0), vectors: new Float32Array(0), dim: 0 } : decodePack(row)
+      const pack = row === undefined ? { ords: new Int32Array(0), halves: new Uint16Array(0), dim: 0 } : decodePack(row)
       cache.byPid.set(pid, pack)
       return pack
     })
@@ -64,25 +80,54 @@ export const packSource =
 
 export const packedCount = (packs: ReadonlyArray<Packed>) => packs.reduce((n, p) => n + p.ords.length, 0)
 
+/**
+ * The nonzero cosines of `query` to every packed vector of its dimension, decoded as they are summed in one pass
+ * over each flat array; the same sums in the same order as Rerank's `cosine`, so the same figures as the warm path.
+ */
+const cosines = (packs: ReadonlyArray<Packed>, query: Float32Array) => {
+  const out: Array<{ id: string; score: number }> = []
+  const d = query.length
+  let na = 0
+  for (let k = 0; k < d; k++) na += (query[k] ?? 0) * (query[k] ?? 0)
+  const values = halfValues()
+  for (const p of packs) {
+    if (p.dim !== d || d === 0) continue
+    const h = p.halves
+    for (let i = 0, base = 0; i < p.ords.length; i++, base += d) {
+      let dot = 0
+      let nb = 0
+      for (let k = 0; k < d; k++) {
+        const y = values[h[base + k] ?? 0] ?? 0
+        dot += (query[k] ?? 0) * y
+        nb += y * y
+      }
+      const c = dot / Math.sqrt(na * nb)
+      if (Number.isFinite(c) && c !== 0) out.push({ id: String(p.ords[i]), score: c })
+    }
+  }
+  return out
+}
+
 /** The cosine side over packs (ids are pool orders, as in the cold view). */
 export const packedVectors = (packs: ReadonlyArray<Packed>, modelId: string, query: Float32Array): Vectors => {
-  const each = (f: (id: string, vector: Float32Array) => void) => {
-    for (const p of packs)
-      for (let i = 0; i < p.ords.length; i++) f(String(p.ords[i]), p.vectors.subarray(i * p.dim, (i + 1) * p.dim))
-  }
-  let byId: Map<string, Float32Array> | undefined
+  let byId: Map<string, Uint16Array> | undefined
   return {
     modelId,
     query,
     vectorOf: (id) => {
       if (byId === undefined) {
-        const map = new Map<string, Float32Array>()
-        each((i, v) => map.set(i, v))
+        const map = new Map<string, Uint16Array>()
+        for (const p of packs)
+          for (let i = 0; i < p.ords.length; i++)
+            map.set(String(p.ords[i]), p.halves.subarray(i * p.dim, (i + 1) * p.dim))
         byId = map
       }
-      return byId.get(id)
+      const halves = byId.get(id)
+      if (halves === undefined) return undefined
+      const values = halfValues()
+      return Float32Array.from(halves, (b) => values[b] ?? 0)
     },
-    pooled: each
+    pooled: () => cosines(packs, query)
   }
 }
 
