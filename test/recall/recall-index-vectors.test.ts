@@ -34,21 +34,27 @@ const queries: ReadonlyArray<QueryRequest> = [
 
 const withoutTime = (r: QueryResult) => ({ ...r, elapsed_ms: 0 })
 
+/** The default model, and a data dir whose character holds `rows` in a facts.json stamped 2026-01-01. */
+const planted = Effect.gen(function* () {
+  const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(yield* sharedDefaultModel)))
+  assert.isTrue(Option.isSome(yield* service.ready))
+  const embedder = Layer.succeed(Embedder, service)
+  const settings = testSettings({ vectors_enabled: true, recall_turn_tier: false })
+  const dir = path.join(settings.dataDir, NAME)
+  mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, "facts.json")
+  writeFileSync(file, JSON.stringify(rows))
+  const stamp = new Date(2026, 0, 1)
+  utimesSync(file, stamp, stamp)
+  return { embedder, settings, dir, file, stamp }
+})
+
 describe("recall index with packed vectors", () => {
   it.scoped(
     "answers a restart's first query from the packed vectors, and stops using them once vectors.db changed",
     () =>
       Effect.gen(function* () {
-        const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(yield* sharedDefaultModel)))
-        assert.isTrue(Option.isSome(yield* service.ready))
-        const embedder = Layer.succeed(Embedder, service)
-        const settings = testSettings({ vectors_enabled: true, recall_turn_tier: false })
-        const dir = path.join(settings.dataDir, NAME)
-        mkdirSync(dir, { recursive: true })
-        const file = path.join(dir, "facts.json")
-        writeFileSync(file, JSON.stringify(rows))
-        const stamp = new Date(2026, 0, 1)
-        utimesSync(file, stamp, stamp)
+        const { embedder, settings, dir, file, stamp } = yield* planted
         /** One runtime: the answers to `qs` (after a backfill when asked), then its background writes. */
         const session = (qs: ReadonlyArray<QueryRequest>, backfill = false) =>
           Effect.scoped(
@@ -91,15 +97,7 @@ describe("recall index with packed vectors", () => {
     "packs the vectors a backfill settled on after the last query, for the next runtime's first query",
     () =>
       Effect.gen(function* () {
-        const service = yield* OnnxEmbedder.make(embedderOptions(Option.some(yield* sharedDefaultModel)))
-        const embedder = Layer.succeed(Embedder, service)
-        const settings = testSettings({ vectors_enabled: true, recall_turn_tier: false })
-        const dir = path.join(settings.dataDir, NAME)
-        mkdirSync(dir, { recursive: true })
-        const file = path.join(dir, "facts.json")
-        writeFileSync(file, JSON.stringify(rows))
-        const stamp = new Date(2026, 0, 1)
-        utimesSync(file, stamp, stamp)
+        const { embedder, settings, file, stamp } = yield* planted
         // A query before any vector exists (the corpus is built, its pack holds nothing), then the backfill.
         const first = yield* Effect.scoped(
           Effect.gen(function* () {
