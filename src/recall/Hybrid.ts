@@ -241,15 +241,14 @@ const aboveSpread = <R extends Bm25.Hit>(ranked: ReadonlyArray<R>, floor: number
 
 /** Cosine of the query vector to every fact and reflection of the pool that has a vector of its size. */
 const cosineRanked = (pool: Pool, q: HybridQuery, vectors: Vectors): Array<Bm25.Hit> => {
+  if (vectors.pooled && q.window === undefined && pool.negative.size === 0) return vectors.pooled()
   const out: Array<Bm25.Hit> = []
-  const offer = (id: string, v: Float32Array | undefined) => {
+  pool.forEach((entry) => {
+    if (entry.tier === "fact_archive") return
+    const v = vectors.vectorOf(entry.id)
     if (v === undefined || v.length !== vectors.query.length) return
     const c = cosine(vectors.query, v)
-    if (c !== 0) out.push({ id, score: c })
-  }
-  if (vectors.pooled && q.window === undefined && pool.negative.size === 0) return vectors.pooled()
-  pool.forEach((entry) => {
-    if (entry.tier !== "fact_archive") offer(entry.id, vectors.vectorOf(entry.id))
+    if (c !== 0) out.push({ id: entry.id, score: c })
   })
   return out
 }

@@ -95,6 +95,10 @@ export const make = (withTurns: boolean) =>
         return vector === undefined ? undefined : to(vector)
       }).pipe(Effect.provideService(Embedder, embedder))
 
+    /** What the index's packed copy takes, when the `vectors.db` version could be read. */
+    const packOf = (modelId: string, version: string | undefined, map: ReadonlyMap<string, Float32Array>) =>
+      version === undefined ? undefined : { modelId, version, map }
+
     const warm: VectorSeam["warm"] = ({ state, query }) =>
       Effect.gen(function* () {
         const modelId = yield* modelFor(query)
@@ -105,7 +109,7 @@ export const make = (withTurns: boolean) =>
           query: v,
           vectorOf: (id) => map.get(id)
         }))
-        return { vectors, pack: version === undefined ? undefined : { modelId, version, map } }
+        return { vectors, pack: packOf(modelId, version, map) }
       }).pipe(
         Effect.provideService(Embedder, embedder),
         Effect.catchAll(() => Effect.succeed({ vectors: undefined }))
@@ -116,7 +120,7 @@ export const make = (withTurns: boolean) =>
         const modelId = yield* embedder.modelId
         if (Option.isNone(modelId)) return undefined
         const { map, version } = yield* validVectors(state, modelId.value)
-        return version === undefined ? undefined : { modelId: modelId.value, version, map }
+        return packOf(modelId.value, version, map)
       }).pipe(
         Effect.provideService(Embedder, embedder),
         Effect.catchAll(() => Effect.succeed(undefined))

@@ -40,20 +40,16 @@ export const make = (deps: {
     const t = deps.tunables
     const speakerNames = deps.speakers
     const { contentLanguage, resolveLanguage } = deps.reads
-    const compaction = yield* Compaction.make({
+    /** What compaction and the history review both take. */
+    const derived = {
       tunables: t,
       scope,
       speakers: speakerNames,
       language: contentLanguage,
-      later: (c) => later(c)
-    })
-    const reviewer = yield* Reviewer.make({
-      tunables: t,
-      scope,
-      speakers: speakerNames,
-      language: contentLanguage,
-      later: (c) => later(c)
-    })
+      later: (c: Command) => later(c)
+    }
+    const compaction = yield* Compaction.make(derived)
+    const reviewer = yield* Reviewer.make(derived)
 
     const recent = yield* RecentLifecycle.make({
       tunables: t,
