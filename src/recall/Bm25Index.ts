@@ -4,23 +4,32 @@
  * document frequency) move with every change, so a query never rescans or re-tokenizes the corpus. Scoring
  * follows N.E.K.O.: idf = ln((N − n + 0.5) / (n + 0.5) + 1), terms with idf ≤ 0 skipped, only documents
  * with a positive score returned. `search` may combine several indexes (one per subject partition) and
- * restrict the corpus (`Except` a few ids, or `Only` those a predicate keeps); the statistics are then those
+ * restrict the corpus (`Except` a few ids, or `Only` the slots a mask marks); the statistics are then those
  * of the restricted union, as if the pool had been filtered before scoring. Concept terms (`§…`, Concepts.ts)
  * annotate a document without lengthening it. `search` reads indexes through `Bm25View`, which the on-disk
  * recall index also offers (RecallIndex.ts); `terms` / `termsOf` let it copy an in-memory index.
+ *
+ * Documents are numbered by slot; a term's postings are parallel typed arrays (slot, frequency) in the order
+ * they were added, which a search reads without a callback or a string key per posting. A removed document's
+ * slot is not reused: its postings stay behind as dead entries until dead slots outnumber live ones, when
+ * every list is compacted and the slots renumbered.
  */
 import { CONCEPT_MARK } from "./Concepts.js"
 
 interface Term {
   readonly term: string
-  /** Document slot → term frequency. */
-  readonly postings: Map<number, number>
+  slots: Int32Array
+  tfs: Float64Array
+  /** Entries used in `slots`/`tfs`, dead ones included. */
+  used: number
+  /** Live documents holding the term (its document frequency). */
+  live: number
 }
 
 interface Doc {
   readonly id: string
   readonly length: number
-  readonly terms: ReadonlyArray<Term>
+  readonly terms: ReadonlyArray<readonly [Term, number]>
 }
 
 export interface Bm25Params {
@@ -33,6 +42,23 @@ export interface Hit {
   readonly score: number
 }
 
+/** Postings of one term gathered for a search: slot, frequency and document length, `n` of them. */
+export class Gathered {
+  slots = new Int32Array(64)
+  tfs = new Float64Array(64)
+  lengths = new Float64Array(64)
+  n = 0
+  /** Room for `more` further postings. */
+  reserve(more: number): void {
+    if (this.n + more <= this.slots.length) return
+    const size = Math.max(this.n + more, this.slots.length * 2)
+    const grow = <A extends Int32Array | Float64Array>(a: A, b: A) => (b.set(a.subarray(0, this.n)), b)
+    this.slots = grow(this.slots, new Int32Array(size))
+    this.tfs = grow(this.tfs, new Float64Array(size))
+    this.lengths = grow(this.lengths, new Float64Array(size))
+  }
+}
+
 /** What a search reads of an index (an in-memory index, or a lazy view of the on-disk one). */
 export interface Bm25View {
   /** Number of documents (including those without any token). */
@@ -41,8 +67,13 @@ export interface Bm25View {
   readonly has: (id: string) => boolean
   readonly lengthOf: (id: string) => number | undefined
   readonly df: (term: string) => number
-  readonly tf: (id: string, term: string) => number
   readonly forEachPosting: (term: string, f: (id: string, tf: number, length: number) => void) => void
+  /** One past the largest slot a document of the view can have (slots number its documents from 0). */
+  readonly slots: () => number
+  readonly slotOf: (id: string) => number | undefined
+  readonly idAt: (slot: number) => string | undefined
+  /** Appends the term's postings to `out`, but those whose slot `mask` leaves unmarked or `skip` holds. */
+  readonly gather: (term: string, out: Gathered, mask?: Uint8Array, skip?: ReadonlySet<number>) => void
 }
 
 export interface Bm25Index extends Bm25View {
@@ -57,27 +88,68 @@ export interface Bm25Index extends Bm25View {
   readonly termsOf: (id: string) => Array<readonly [string, number]>
 }
 
+const DEAD = -1
+
 export const make = (): Bm25Index => {
   const vocab = new Map<string, Term>()
-  const slots = new Map<string, number>()
-  const docs: Array<Doc | undefined> = []
-  const free: Array<number> = []
+  const slotById = new Map<string, number>()
+  let docs: Array<Doc | undefined> = []
+  /** Document length by slot, DEAD for a removed document. */
+  let lengths = new Float64Array(64)
   let total = 0
 
+  const append = (term: Term, slot: number, tf: number) => {
+    if (term.used === term.slots.length) {
+      const slots = new Int32Array(term.used * 2)
+      const tfs = new Float64Array(term.used * 2)
+      slots.set(term.slots)
+      tfs.set(term.tfs)
+      term.slots = slots
+      term.tfs = tfs
+    }
+    term.slots[term.used] = slot
+    term.tfs[term.used] = tf
+    term.used++
+  }
+
+  /** Renumbers the live documents from 0 and drops the dead entries of every list. */
+  const compact = () => {
+    const renumber = new Int32Array(docs.length).fill(DEAD)
+    const kept: Array<Doc | undefined> = []
+    docs.forEach((doc, slot) => {
+      if (doc === undefined) return
+      renumber[slot] = kept.length
+      slotById.set(doc.id, kept.length)
+      kept.push(doc)
+    })
+    for (const term of vocab.values()) {
+      let w = 0
+      for (let r = 0; r < term.used; r++) {
+        const to = renumber[term.slots[r] ?? 0] ?? DEAD
+        if (to === DEAD) continue
+        term.slots[w] = to
+        term.tfs[w] = term.tfs[r] ?? 0
+        w++
+      }
+      term.used = w
+    }
+    docs = kept
+    lengths = new Float64Array(Math.max(64, kept.length * 2))
+    kept.forEach((doc, slot) => (lengths[slot] = doc?.length ?? DEAD))
+  }
+
   const remove = (id: string) => {
-    const slot = slots.get(id)
+    const slot = slotById.get(id)
     if (slot === undefined) return
     const doc = docs[slot]
     if (doc) {
-      for (const term of doc.terms) {
-        term.postings.delete(slot)
-        if (term.postings.size === 0) vocab.delete(term.term)
-      }
+      for (const [term] of doc.terms) if (--term.live === 0) vocab.delete(term.term)
       total -= doc.length
     }
     docs[slot] = undefined
-    slots.delete(id)
-    free.push(slot)
+    lengths[slot] = DEAD
+    slotById.delete(id)
+    if (docs.length > 1024 && docs.length > 2 * slotById.size) compact()
   }
 
   const upsert = (id: string, tokens: ReadonlyArray<string>) => {
@@ -88,80 +160,129 @@ export const make = (): Bm25Index => {
 
   const upsertWeights = (id: string, counts: ReadonlyMap<string, number>) => {
     remove(id)
-    const slot = free.pop() ?? docs.length
+    const slot = docs.length
     let length = 0
-    const terms: Array<Term> = []
+    const terms: Array<readonly [Term, number]> = []
     for (const [t, n] of counts) {
       let term = vocab.get(t)
       if (term === undefined) {
-        term = { term: t, postings: new Map() }
+        term = { term: t, slots: new Int32Array(4), tfs: new Float64Array(4), used: 0, live: 0 }
         vocab.set(t, term)
       }
-      term.postings.set(slot, n)
-      terms.push(term)
+      append(term, slot, n)
+      term.live++
+      terms.push([term, n])
       if (!t.startsWith(CONCEPT_MARK)) length += n
     }
-    docs[slot] = { id, length, terms }
-    slots.set(id, slot)
+    docs.push({ id, length, terms })
+    if (slot >= lengths.length) {
+      const grown = new Float64Array(lengths.length * 2)
+      grown.set(lengths)
+      lengths = grown
+    }
+    lengths[slot] = length
+    slotById.set(id, slot)
     total += length
   }
 
   const docOf = (id: string) => {
-    const slot = slots.get(id)
+    const slot = slotById.get(id)
     return slot === undefined ? undefined : docs[slot]
   }
 
   return {
-    size: () => slots.size,
+    size: () => slotById.size,
     totalLength: () => total,
-    has: (id) => slots.has(id),
+    has: (id) => slotById.has(id),
     lengthOf: (id) => docOf(id)?.length,
     upsert,
     upsertWeights,
     remove,
-    df: (term) => vocab.get(term)?.postings.size ?? 0,
-    tf: (id, term) => {
-      const slot = slots.get(id)
-      return slot === undefined ? 0 : (vocab.get(term)?.postings.get(slot) ?? 0)
-    },
+    df: (term) => vocab.get(term)?.live ?? 0,
     forEachPosting: (term, f) => {
-      const postings = vocab.get(term)?.postings
-      if (postings === undefined) return
-      for (const [slot, n] of postings) {
-        const doc = docs[slot]
-        if (doc) f(doc.id, n, doc.length)
+      const t = vocab.get(term)
+      if (t === undefined) return
+      for (let i = 0; i < t.used; i++) {
+        const doc = docs[t.slots[i] ?? 0]
+        if (doc) f(doc.id, t.tfs[i] ?? 0, doc.length)
       }
     },
+    slots: () => docs.length,
+    slotOf: (id) => slotById.get(id),
+    idAt: (slot) => docs[slot]?.id,
+    gather: (term, out, mask, skip) => {
+      const t = vocab.get(term)
+      if (t === undefined) return
+      out.reserve(t.used)
+      const { slots, tfs } = t
+      const withSkip = skip !== undefined && skip.size > 0 ? skip : undefined
+      let n = out.n
+      for (let i = 0; i < t.used; i++) {
+        const slot = slots[i] ?? 0
+        const length = lengths[slot] ?? DEAD
+        if (length === DEAD) continue
+        if (mask !== undefined ? mask[slot] !== 1 : withSkip !== undefined && withSkip.has(slot)) continue
+        out.slots[n] = slot
+        out.tfs[n] = tfs[i] ?? 0
+        out.lengths[n] = length
+        n++
+      }
+      out.n = n
+    },
     terms: () => vocab.keys(),
-    termsOf: (id) => {
-      const slot = slots.get(id)
-      const doc = slot === undefined ? undefined : docs[slot]
-      if (slot === undefined || doc === undefined) return []
-      return doc.terms.map((t) => [t.term, t.postings.get(slot) ?? 0] as const)
-    }
+    termsOf: (id) => docOf(id)?.terms.map(([t, n]) => [t.term, n] as const) ?? []
   }
 }
 
 /**
- * Which documents of the indexes form the pool: all but a (small) set of ids, or those `keep` accepts — the
- * caller, who found them, also gives their number and total length.
+ * Which documents of the indexes form the pool: all but a (small) set of ids, or those whose slot is marked in
+ * `marks` (one mask per index, in the order of the indexes searched) — the caller, who found them, also gives
+ * their number and total length.
  */
 export type Restriction =
   | { readonly _tag: "Except"; readonly ids: ReadonlySet<string> }
   | {
       readonly _tag: "Only"
-      readonly keep: (id: string) => boolean
+      readonly marks: ReadonlyArray<Uint8Array>
       readonly size: number
       readonly totalLength: number
     }
 
 const everything: Restriction = { _tag: "Except", ids: new Set() }
 
-const uniqueInOrder = (tokens: ReadonlyArray<string>): Array<string> => [...new Set(tokens)]
+/** A mask of `index`'s slots with those of `ids` set (for an `Only` restriction). */
+export const marksOf = (index: Bm25View, ids: Iterable<string>): Uint8Array => {
+  const marks = new Uint8Array(index.slots())
+  for (const id of ids) {
+    const slot = index.slotOf(id)
+    if (slot !== undefined && slot < marks.length) marks[slot] = 1
+  }
+  return marks
+}
+
+/** The pool's size and total length. */
+const statistics = (indexes: ReadonlyArray<Bm25View>, restriction: Restriction) => {
+  if (restriction._tag === "Only") return { n: restriction.size, totalLength: restriction.totalLength }
+  let n = 0
+  let totalLength = 0
+  for (const index of indexes) {
+    n += index.size()
+    totalLength += index.totalLength()
+  }
+  for (const id of restriction.ids) {
+    const length = indexes.map((i) => i.lengthOf(id)).find((l) => l !== undefined)
+    if (length === undefined) continue
+    n--
+    totalLength -= length
+  }
+  return { n, totalLength }
+}
 
 /**
  * BM25 scores of the pool's documents for `query` (tokens, multiplicity ignored), unsorted; only documents
- * with a score above zero. An empty pool, an empty query or a pool without any token yields nothing.
+ * with a score above zero. An empty pool, an empty query or a pool without any token yields nothing. A term's
+ * postings in the pool are gathered once (their count is its document frequency), then added to per-slot sums,
+ * term by term, so each document's score is summed in query order.
  */
 export const search = (
   indexes: ReadonlyArray<Bm25View>,
@@ -169,56 +290,57 @@ export const search = (
   params: Bm25Params,
   restriction: Restriction = everything
 ): Array<Hit> => {
-  const terms = uniqueInOrder(query)
+  const terms = [...new Set(query)]
   if (terms.length === 0 || indexes.length === 0) return []
-  const inPool = restriction._tag === "Only" ? restriction.keep : (id: string) => !restriction.ids.has(id)
-  let n = 0
-  let totalLength = 0
-  if (restriction._tag === "Only") {
-    n = restriction.size
-    totalLength = restriction.totalLength
-  } else {
-    for (const index of indexes) {
-      n += index.size()
-      totalLength += index.totalLength()
-    }
-    for (const id of restriction.ids) {
-      const length = indexes.map((i) => i.lengthOf(id)).find((l) => l !== undefined)
-      if (length === undefined) continue
-      n--
-      totalLength -= length
-    }
-  }
+  const { n, totalLength } = statistics(indexes, restriction)
   if (n <= 0 || totalLength <= 0) return []
   const avgdl = totalLength / n
-  const documentFrequency = (term: string): number => {
-    if (restriction._tag === "Except") {
-      let df = indexes.reduce((sum, i) => sum + i.df(term), 0)
-      for (const id of restriction.ids) if (indexes.some((i) => i.tf(id, term) > 0)) df--
-      return df
-    }
-    let df = 0
-    for (const index of indexes)
-      index.forEachPosting(term, (id) => {
-        if (restriction.keep(id)) df++
-      })
-    return df
-  }
+  const skips = indexes.map((index) => {
+    const out = new Set<number>()
+    if (restriction._tag === "Except")
+      for (const id of restriction.ids) {
+        const slot = index.slotOf(id)
+        if (slot !== undefined) out.add(slot)
+      }
+    return out
+  })
+  const marks = restriction._tag === "Only" ? restriction.marks : undefined
+  const sums = indexes.map((index) => new Float64Array(index.slots()))
+  const touched: Array<Array<number>> = indexes.map(() => [])
+  const found = new Gathered()
   const { k1, b } = params
-  const scores = new Map<string, number>()
   for (const term of terms) {
-    const df = documentFrequency(term)
+    found.n = 0
+    const ends = indexes.map((index, v) => {
+      index.gather(term, found, marks?.[v], skips[v])
+      return found.n
+    })
+    const df = found.n
     if (df <= 0) continue
     const idf = Math.log((n - df + 0.5) / (df + 0.5) + 1)
     if (idf <= 0) continue
-    for (const index of indexes)
-      index.forEachPosting(term, (id, tf, length) => {
-        if (!inPool(id)) return
-        const norm = 1 - b + (b * length) / avgdl
-        scores.set(id, (scores.get(id) ?? 0) + (idf * (tf * (k1 + 1))) / (tf + k1 * norm))
-      })
+    let at = 0
+    ends.forEach((end, v) => {
+      const sum = sums[v] ?? new Float64Array(0)
+      const seen = touched[v] ?? []
+      for (; at < end; at++) {
+        const slot = found.slots[at] ?? 0
+        const tf = found.tfs[at] ?? 0
+        const norm = 1 - b + (b * (found.lengths[at] ?? 0)) / avgdl
+        const before = sum[slot] ?? 0
+        if (before === 0) seen.push(slot)
+        sum[slot] = before + (idf * (tf * (k1 + 1))) / (tf + k1 * norm)
+      }
+    })
   }
   const hits: Array<Hit> = []
-  for (const [id, score] of scores) if (score > 0) hits.push({ id, score })
+  indexes.forEach((index, v) => {
+    const sum = sums[v]
+    for (const slot of touched[v] ?? []) {
+      const score = sum?.[slot] ?? 0
+      const id = index.idAt(slot)
+      if (score > 0 && id !== undefined) hits.push({ id, score })
+    }
+  })
   return hits
 }

@@ -96,26 +96,34 @@ const poolOf = (corpus: CorpusView, q: PoolQuery, t: EvidenceTunables): Pool => 
     }
     return { parts, negative, size, restriction: { _tag: "Except", ids: negative }, forEach }
   }
-  const kept: Array<RecallEntry> = []
-  const ids = new Set<string>()
+  // Every member of a partition is a document of its index and every timeline entry a member, so the window's
+  // entries are marked by slot; their entries are looked up only when the cosine side visits them.
+  const ids: Array<Array<string>> = parts.map(() => [])
+  let size = 0
   let totalLength = 0
-  for (const part of parts)
+  const marks = parts.map((part, v) => {
+    const mask = new Uint8Array(part.index.slots())
+    const inWindow = ids[v] ?? []
     part.timeline.overlapping(w.start, w.end, (id) => {
-      const entry = part.members.get(id)
-      if (entry === undefined || negative.has(id)) return true
-      kept.push(entry)
-      ids.add(id)
+      if (negative.size > 0 && negative.has(id)) return true
+      const slot = part.index.slotOf(id)
+      if (slot === undefined || mask[slot] === 1) return true
+      mask[slot] = 1
+      inWindow.push(id)
+      size++
       totalLength += part.index.lengthOf(id) ?? 0
       return true
     })
-  const keep = (id: string) => ids.has(id)
-  return {
-    parts,
-    negative,
-    size: kept.length,
-    restriction: { _tag: "Only", keep, size: kept.length, totalLength },
-    forEach: (f) => kept.forEach(f)
-  }
+    return mask
+  })
+  const forEach = (f: (entry: RecallEntry) => void) =>
+    parts.forEach((part, v) => {
+      for (const id of ids[v] ?? []) {
+        const entry = part.members.get(id)
+        if (entry !== undefined) f(entry)
+      }
+    })
+  return { parts, negative, size, restriction: { _tag: "Only", marks, size, totalLength }, forEach }
 }
 
 const entryOf = (parts: ReadonlyArray<Partition>, id: string) =>

@@ -138,6 +138,33 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
       assert.deepStrictEqual(scoresOf(live, query), scoresOf(rebuilt, query))
   })
 
+  it("scores, counts and copies the same after churn that compacts its posting lists", () => {
+    const live = Bm25.make()
+    const tokensOf = (i: number, round: number) => ["common", `w${i % 37}`, `r${round}x${i % 5}`, `id${i}`]
+    for (let i = 0; i < 3000; i++) live.upsert(`d${i}`, tokensOf(i, 0))
+    // Removes and rewrites enough documents for dead slots to outnumber live ones, more than once.
+    for (let round = 1; round <= 3; round++)
+      for (let i = 0; i < 3000; i++) {
+        if (i % 3 === 0) live.remove(`d${i}`)
+        else if (i % 3 === 1) live.upsert(`d${i}`, tokensOf(i, round))
+      }
+    const rebuilt = Bm25.make()
+    for (let i = 0; i < 3000; i++) if (i % 3 !== 0) rebuilt.upsert(`d${i}`, tokensOf(i, i % 3 === 1 ? 3 : 0))
+    assert.strictEqual(live.size(), rebuilt.size())
+    assert.isBelow(live.slots(), 3 * live.size())
+    for (const term of ["common", "w3", "r3x1", "r0x2", "r1x1", "id3", "id4"])
+      assert.strictEqual(live.df(term), rebuilt.df(term), term)
+    for (const query of [["common"], ["w3", "r3x1"], ["r0x2", "id4", "w5"], ["r1x1"]])
+      assert.deepStrictEqual(scoresOf(live, query), scoresOf(rebuilt, query))
+    assert.deepStrictEqual(live.termsOf("d4"), rebuilt.termsOf("d4"))
+    const postings = (index: Bm25.Bm25Index) => {
+      const out: Array<string> = []
+      index.forEachPosting("w3", (id, tf, length) => out.push(`${id}:${tf}:${length}`))
+      return out.sort()
+    }
+    assert.deepStrictEqual(postings(live), postings(rebuilt))
+  })
+
   it("computes the statistics of a restricted pool as if it had been filtered first", () => {
     const all = Bm25.make()
     const kept = Bm25.make()
@@ -157,7 +184,12 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
       expected
     )
     assert.deepStrictEqual(
-      Bm25.search([all], ["tea", "green"], params, { _tag: "Only", keep: (id) => id !== "c", size: 3, totalLength: 4 }),
+      Bm25.search([all], ["tea", "green"], params, {
+        _tag: "Only",
+        marks: [Bm25.marksOf(all, ["a", "b", "d"])],
+        size: 3,
+        totalLength: 4
+      }),
       expected
     )
   })

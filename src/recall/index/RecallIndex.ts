@@ -115,14 +115,27 @@ const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm
       return d?.pid === pid ? d.length : undefined
     },
     df: (term) => postings(term).length / 3,
-    tf: (id, term) => {
-      const p = postings(term)
-      for (let i = 0; i < p.length; i += 3) if (p[i] === Number(id)) return p[i + 1] ?? 0
-      return 0
-    },
     forEachPosting: (term, f) => {
       const p = postings(term)
       for (let i = 0; i < p.length; i += 3) f(String(p[i]), p[i + 1] ?? 0, p[i + 2] ?? 0)
+    },
+    slots: () => reader.ords,
+    slotOf: (id) => (doc(id)?.pid === pid ? Number(id) : undefined),
+    idAt: (slot) => String(slot),
+    gather: (term, out, mask, skip) => {
+      const p = postings(term)
+      out.reserve(p.length / 3)
+      const withSkip = skip !== undefined && skip.size > 0 ? skip : undefined
+      let n = out.n
+      for (let i = 0; i < p.length; i += 3) {
+        const slot = p[i] ?? 0
+        if (mask !== undefined ? mask[slot] !== 1 : withSkip !== undefined && withSkip.has(slot)) continue
+        out.slots[n] = slot
+        out.tfs[n] = p[i + 1] ?? 0
+        out.lengths[n] = p[i + 2] ?? 0
+        n++
+      }
+      out.n = n
     }
   }
 }

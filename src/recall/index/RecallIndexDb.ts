@@ -123,6 +123,8 @@ export interface IndexReader {
   readonly parts: ReadonlyMap<string, PartStats & { readonly pid: number }>
   readonly postings: (pid: number, term: string) => Postings
   readonly doc: (ord: number) => { readonly pid: number; readonly length: number } | undefined
+  /** One past the largest pool order of a document. */
+  readonly ords: number
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
   /** The packed vectors of a partition (VectorPack.ts decodes them). */
@@ -153,9 +155,11 @@ export const openReader = (dir: string): IndexReader => {
     const doc = db.prepare("SELECT pid, length FROM docs WHERE ord = ?")
     const entries = db.prepare("SELECT entry FROM docs WHERE pid = ? ORDER BY ord").pluck()
     const vecs = db.prepare("SELECT ords, data FROM vecs WHERE pid = ?")
+    const last: unknown = db.prepare("SELECT max(ord) FROM docs").pluck().get()
     return {
       meta,
       parts,
+      ords: typeof last === "number" ? last + 1 : 0,
       postings: (pid, term) => {
         const blob: unknown = postings.get(pid, term)
         return blob === undefined ? new Float64Array(0) : fromBlob(decodeBlob(blob))
