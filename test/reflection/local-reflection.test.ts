@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Language } from "../../src/domain/Locale.js"
 import { relatedFacts, synthesise } from "../../src/reflection/local/LocalReflection.js"
 import { clauseOf, nominal } from "../../src/reflection/local/compose/Clauses.js"
-import { clustersOf } from "../../src/reflection/local/compose/Cluster.js"
+import { clustersOf, FOCUS_POOL_MAX } from "../../src/reflection/local/compose/Cluster.js"
 
 const names = { master: "Master", character: "Tian" }
 const facts = (texts: ReadonlyArray<string>, entity = "master", importance = 6) =>
@@ -298,6 +298,17 @@ describe("local reflections: what counts as related", () => {
     ])
     assert.deepStrictEqual(
       relatedFacts(pool, names, "en").map((f) => f.text),
+      running.en
+    )
+  })
+
+  it("groups only the oldest FOCUS_POOL_MAX facts of a large pool, so a big import is worked through from its old end", () => {
+    const filler = facts(Array.from({ length: FOCUS_POOL_MAX - 2 }, (_, i) => `Master zq${i}vk`))
+    const late = facts(running.en)
+    // The running facts straddle the bound: three inside it are too few, all five only once the filler is gone.
+    assert.deepStrictEqual(relatedFacts([...filler, ...late], names, "en"), [])
+    assert.deepStrictEqual(
+      relatedFacts([...filler.slice(3), ...late], names, "en").map((f) => f.text),
       running.en
     )
   })

@@ -62,7 +62,12 @@ const groupsOf = (entity: string, reads: ReadonlyArray<Read>): Array<Cluster> =>
     out.push({ entity, members, label: { _tag: "theme", theme } })
   }
   const byWord = new Map<string, Array<Read>>()
-  for (const r of themeless) for (const w of r.words.keys()) byWord.set(w, [...(byWord.get(w) ?? []), r])
+  for (const r of themeless)
+    for (const w of r.words.keys()) {
+      const group = byWord.get(w)
+      if (group === undefined) byWord.set(w, [r])
+      else group.push(r)
+    }
   for (const [w, group] of byWord) {
     out.push({ entity, members: group.map((r) => r.index), label: { _tag: "word", word: group[0]?.words.get(w) ?? w } })
   }
@@ -88,7 +93,14 @@ export const clustersOf = (
     }
   })
   const entities = [...new Set(reads.map((r) => r.entity))]
-  const weight = (c: Cluster) => c.members.reduce((sum, i) => sum + (facts[i]?.importance ?? 0), 0)
+  const weights = new Map<Cluster, number>()
+  const weight = (c: Cluster) => {
+    const known = weights.get(c)
+    if (known !== undefined) return known
+    const sum = c.members.reduce((total, i) => total + (facts[i]?.importance ?? 0), 0)
+    weights.set(c, sum)
+    return sum
+  }
   return entities
     .flatMap((e) =>
       groupsOf(
@@ -120,12 +132,19 @@ export const mainCluster = (facts: ReadonlyArray<Clusterable>, names: Names, lan
   return { entity, members, label: { _tag: "none" } }
 }
 
-/** The facts of the best group when it has at least five; otherwise none. */
+/**
+ * How many facts of the pool (oldest first) the focus groups: a pool beyond it (a large import not yet
+ * reflected on) is worked through from its oldest end, without analysing every fact at every synthesis.
+ */
+export const FOCUS_POOL_MAX = 2000
+
+/** The facts of the best group, among the pool's oldest `FOCUS_POOL_MAX`, when it has at least five; otherwise none. */
 export const relatedFacts = <F extends Clusterable>(
-  pool: ReadonlyArray<F>,
+  all: ReadonlyArray<F>,
   names: Names,
   language: Language
 ): ReadonlyArray<F> => {
+  const pool = all.length > FOCUS_POOL_MAX ? all.slice(0, FOCUS_POOL_MAX) : all
   const best = clustersOf(pool, names, language)[0]
   if (best === undefined || best.members.length < MIN_RELATED) return []
   return best.members.flatMap((i) => (pool[i] === undefined ? [] : [pool[i]]))
