@@ -73,30 +73,19 @@ const vectorRows = (file: string) => countIn(file, "SELECT COUNT(*) AS n FROM ve
 const packedRows = (file: string) => countIn(file, "SELECT COALESCE(SUM(length(ords)), 0) / 4 AS n FROM vecs")
 
 /**
- * Waits (up to `limitMs`) until the backfill is over: the file holds vectors and their count has not grown for
- * 8 s (the default model embeds what it serves — the English facts — and skips the rest). Answers the count.
+ * Waits (up to `limitMs`) until the index's packed vectors are all of `vectors.db`'s and stay so for 2.5 s (the
+ * backfill ticks every second, so a pack a query wrote halfway through it does not count); answers how many.
  */
-const untilVectors = async (file: string, limitMs: number) => {
+const untilPacked = async (index: string, vectors: string, limitMs: number) => {
   const t0 = performance.now()
-  let last = -1
-  let since = performance.now()
+  let since: number | undefined
   for (;;) {
-    const count = vectorRows(file)
-    if (count !== last) [last, since] = [count, performance.now()]
-    if (count > 0 && performance.now() - since > 8000) return count
-    if (performance.now() - t0 > limitMs) throw new Error(`backfill not done in ${limitMs} ms`)
-    await new Promise((done) => setTimeout(done, 250))
-  }
-}
-
-/** Waits (up to `limitMs`) until the index holds packed vectors; answers how many. */
-const untilPacked = async (file: string, limitMs: number) => {
-  const t0 = performance.now()
-  for (;;) {
-    const count = packedRows(file)
-    if (count > 0) return count
+    const count = packedRows(index)
+    const whole = count > 0 && count === vectorRows(vectors)
+    since = whole ? (since ?? performance.now()) : undefined
+    if (since !== undefined && performance.now() - since >= 2500) return count
     if (performance.now() - t0 > limitMs) throw new Error(`no packed vectors in ${limitMs} ms`)
-    await new Promise((done) => setTimeout(done, 100))
+    await new Promise((done) => setTimeout(done, 250))
   }
 }
 
@@ -137,8 +126,9 @@ const once = async (count: number, indexWaitMs: number, env: Readonly<Record<str
       async () => {
         const ms = await waitForFile(index, indexWaitMs)
         if (env["KIOKU_VECTORS_ENABLED"] === "true") {
-          process.stderr.write(`vectors: ${await untilVectors(vectors, indexWaitMs)}\n`)
-          process.stderr.write(`packed: ${await untilPacked(index, indexWaitMs)}\n`)
+          // The pack is written when a backfill tick leaves no vector to make (the default model embeds what it
+          // serves — the English facts — and skips the rest), so its arrival is the end of the backfill.
+          process.stderr.write(`packed vectors: ${await untilPacked(index, vectors, indexWaitMs)}\n`)
         }
         return ms
       },
