@@ -278,17 +278,38 @@ const statistics = (indexes: ReadonlyArray<Bm25View>, restriction: Restriction) 
   return { n, totalLength }
 }
 
+/** The `k`-th largest of the sums at the touched slots (0 when fewer are touched). */
+const kthLargest = (sums: ReadonlyArray<Float64Array>, touched: ReadonlyArray<ReadonlyArray<number>>, k: number) => {
+  const best = new Float64Array(k)
+  let count = 0
+  sums.forEach((sum, v) => {
+    for (const slot of touched[v] ?? []) {
+      const score = sum[slot] ?? 0
+      if (count === k && score <= (best[k - 1] ?? 0)) continue
+      let i = count < k ? count++ : k - 1
+      while (i > 0 && (best[i - 1] ?? 0) < score) {
+        best[i] = best[i - 1] ?? 0
+        i--
+      }
+      best[i] = score
+    }
+  })
+  return count < k ? 0 : (best[k - 1] ?? 0)
+}
+
 /**
  * BM25 scores of the pool's documents for `query` (tokens, multiplicity ignored), unsorted; only documents
- * with a score above zero. An empty pool, an empty query or a pool without any token yields nothing. A term's
- * postings in the pool are gathered once (their count is its document frequency), then added to per-slot sums,
- * term by term, so each document's score is summed in query order.
+ * with a score above zero, and with `limit` only those scoring at least the `limit`-th best score (ties kept, so
+ * the caller's order among equal scores decides). An empty pool, an empty query or a pool without any token
+ * yields nothing. A term's postings in the pool are gathered once (their count is its document frequency), then
+ * added to per-slot sums, term by term, so each document's score is summed in query order.
  */
 export const search = (
   indexes: ReadonlyArray<Bm25View>,
   query: ReadonlyArray<string>,
   params: Bm25Params,
-  restriction: Restriction = everything
+  restriction: Restriction = everything,
+  limit?: number
 ): Array<Hit> => {
   const terms = [...new Set(query)]
   if (terms.length === 0 || indexes.length === 0) return []
@@ -333,13 +354,16 @@ export const search = (
       }
     })
   }
+  if (limit !== undefined && limit <= 0) return []
+  const floor = limit === undefined ? 0 : kthLargest(sums, touched, limit)
   const hits: Array<Hit> = []
   indexes.forEach((index, v) => {
     const sum = sums[v]
     for (const slot of touched[v] ?? []) {
       const score = sum?.[slot] ?? 0
+      if (score <= 0 || score < floor) continue
       const id = index.idAt(slot)
-      if (score > 0 && id !== undefined) hits.push({ id, score })
+      if (id !== undefined) hits.push({ id, score })
     }
   })
   return hits

@@ -191,16 +191,17 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 /** BM25 + cosine + RRF over the pool; no query tokens and no vectors find nothing. */
 export const hybridRecall = (corpus: CorpusView, q: HybridQuery, t: HybridTunables): Recalled => {
   const pool = poolOf(corpus, q, t)
-  const bm25 = Bm25.search(
-    pool.parts.map((p) => p.index),
-    q.tokens,
-    { k1: t.bm25_k1, b: t.bm25_b },
-    pool.restriction
-  )
   // Each list ranked once, as deep as the fill may need; its first `budget_each` hits are N.E.K.O.'s list
   // (scores descend, so the relative floor keeps a prefix and the two cuts commute).
   const each = t.hybrid_recall_budget_each
   const depth = t.recall_fill_budget ? Math.max(each, t.hybrid_recall_budget_total) : each
+  const bm25 = Bm25.search(
+    pool.parts.map((p) => p.index),
+    q.tokens,
+    { k1: t.bm25_k1, b: t.bm25_b },
+    pool.restriction,
+    depth
+  )
   const lexical = top(corpus, bm25, t.hybrid_recall_bm25_threshold, depth, t.recall_bm25_relative_floor).flatMap(
     (h) => {
       const entry = entryOf(pool.parts, h.id)

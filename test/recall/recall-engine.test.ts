@@ -165,6 +165,24 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
     assert.deepStrictEqual(postings(live), postings(rebuilt))
   })
 
+  it("with a limit, keeps exactly the hits scoring at least the limit-th best score, ties included", () => {
+    const index = Bm25.make()
+    for (let i = 0; i < 60; i++) index.upsert(`d${i}`, ["tea", ...Array.from({ length: i % 6 }, () => "green")])
+    const params = { k1: 1.5, b: 0.75 }
+    const all = Bm25.search([index], ["tea", "green"], params)
+    for (const limit of [1, 5, 10, 11, 59, 60, 100]) {
+      const kth = [...all].sort((a, b) => b.score - a.score)[Math.min(limit, all.length) - 1]?.score ?? 0
+      assert.deepStrictEqual(
+        Bm25.search([index], ["tea", "green"], params, undefined, limit),
+        all.filter((h) => h.score >= kth),
+        `limit ${limit}`
+      )
+    }
+    // Ten documents share each score, so a limit of 11 keeps twenty.
+    assert.strictEqual(Bm25.search([index], ["tea", "green"], params, undefined, 11).length, 20)
+    assert.deepStrictEqual(Bm25.search([index], ["tea"], params, undefined, 0), [])
+  })
+
   it("computes the statistics of a restricted pool as if it had been filtered first", () => {
     const all = Bm25.make()
     const kept = Bm25.make()
