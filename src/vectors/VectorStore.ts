@@ -65,6 +65,14 @@ const Row = Schema.Struct({
   vector: Schema.Uint8ArrayFromSelf
 })
 const decodeRows = Schema.decodeUnknownSync(Schema.Array(Row))
+/** A row's key without its vector: what deciding whether an entry needs a vector reads. */
+const KeyRow = Schema.Struct({
+  entry_id: Schema.String,
+  text_sha256: Schema.String,
+  model_id: Schema.String,
+  dim: Schema.Int
+})
+const decodeKeys = Schema.decodeUnknownSync(Schema.Array(KeyRow))
 const decodeIds = Schema.decodeUnknownSync(Schema.Array(Schema.String))
 
 const schema = `CREATE TABLE IF NOT EXISTS vectors (
@@ -81,6 +89,9 @@ INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', lower(hex(randomblob(8)
 
 const CHUNK = 500
 const selectRows = "SELECT kind, entry_id, text_sha256, model_id, dim, vector FROM vectors WHERE kind = ?"
+/** The rows whose vector decodes to `dim` values (an even blob of 2 × dim bytes), without reading the vector. */
+const selectKeys =
+  "SELECT entry_id, text_sha256, model_id, dim FROM vectors WHERE kind = ? AND length(vector) = 2 * dim"
 
 const openDb = (file: string) => {
   const db = new Database(file)
@@ -169,17 +180,23 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
     put: (rows) => wrap("insert", () => putAll(rows)),
     missing: (entries, modelId, dim) =>
       wrap("query", () => {
-        const stored = new Map<string, StoredVector>()
+        // Keys only: a backfill tick asks this of every entry, and the vectors themselves are not needed.
+        const stored = new Map<
+          string,
+          { readonly textSha256: string; readonly modelId: string; readonly dim: number }
+        >()
         for (const kind of new Set(entries.map((e) => e.kind))) {
           const ids = entries.filter((e) => e.kind === kind).map((e) => e.id)
-          for (const [id, row] of select(kind, ids)) stored.set(`${kind}\u0000${id}`, row)
+          for (let i = 0; i < ids.length; i += CHUNK) {
+            const part = ids.slice(i, i + CHUNK)
+            const marks = part.map(() => "?").join(", ")
+            for (const r of decodeKeys(db.prepare(`${selectKeys} AND entry_id IN (${marks})`).all(kind, ...part)))
+              stored.set(`${kind}\u0000${r.entry_id}`, { textSha256: r.text_sha256, modelId: r.model_id, dim: r.dim })
+          }
         }
         return entries.filter((e) => {
           const row = stored.get(`${e.kind}\u0000${e.id}`)
-          return (
-            row === undefined ||
-            !isValid({ textSha256: row.textSha256, modelId: row.modelId, dim: row.vector.length }, e.text, modelId, dim)
-          )
+          return row === undefined || !isValid(row, e.text, modelId, dim)
         })
       }),
     prune: (kind, live) =>

@@ -25,7 +25,8 @@ const row = (id: string, text: string, vector: ReadonlyArray<number>, modelId = 
 describe("vectors.db", () => {
   it.scoped("puts, gets and reports what is missing or stale", () =>
     Effect.gen(function* () {
-      const store = yield* Effect.acquireRelease(VectorStore.open(tempDir()), (s) => s.close)
+      const dir = tempDir()
+      const store = yield* Effect.acquireRelease(VectorStore.open(dir), (s) => s.close)
       yield* store.put([row("f1", "I like tea", [0.5, 0.5, 0.5, 0.5]), row("f2", "I have a cat", [1, 0, 0, 0])])
       const got = yield* store.get("fact", ["f1", "f2", "f3"])
       assert.deepStrictEqual([...got.keys()].sort(), ["f1", "f2"])
@@ -45,6 +46,13 @@ describe("vectors.db", () => {
       assert.deepStrictEqual(yield* missing("other-4d-fp32", 4), ["fact:f1", "fact:f2", "fact:f3", "reflection:f1"])
       yield* store.put([row("f2", "I have two cats", [0, 1, 0, 0])])
       assert.deepStrictEqual(yield* missing("m-4d-fp32", 4), ["fact:f3", "reflection:f1"])
+      // A vector that does not decode to its dimensions (an odd or short blob) is missing, as `get` skips it.
+      const db = new Database(path.join(dir, "vectors.db"))
+      db.prepare("UPDATE vectors SET vector = ? WHERE entry_id = 'f2'").run(Buffer.from([1, 2, 3]))
+      db.close()
+      assert.strictEqual((yield* store.get("fact", ["f2"])).size, 0)
+      assert.deepStrictEqual(yield* missing("m-4d-fp32", 4), ["fact:f2", "fact:f3", "reflection:f1"])
+      yield* store.put([row("f2", "I have two cats", [0, 1, 0, 0])])
       assert.strictEqual(yield* store.prune("fact", ["f2"]), 1)
       assert.deepStrictEqual([...(yield* store.get("fact", ["f1", "f2"])).keys()], ["f2"])
     })
