@@ -56,15 +56,6 @@ export interface VectorStore {
   readonly close: Effect.Effect<void>
 }
 
-const Row = Schema.Struct({
-  kind: VectorKind,
-  entry_id: Schema.String,
-  text_sha256: Schema.String,
-  model_id: Schema.String,
-  dim: Schema.Int,
-  vector: Schema.Uint8ArrayFromSelf
-})
-const decodeRows = Schema.decodeUnknownSync(Schema.Array(Row))
 /** A row's key without its vector: what deciding whether an entry needs a vector reads. */
 const KeyRow = Schema.Struct({
   entry_id: Schema.String,
@@ -72,6 +63,8 @@ const KeyRow = Schema.Struct({
   model_id: Schema.String,
   dim: Schema.Int
 })
+const Row = Schema.Struct({ ...KeyRow.fields, kind: VectorKind, vector: Schema.Uint8ArrayFromSelf })
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(Row))
 const decodeKeys = Schema.decodeUnknownSync(Schema.Array(KeyRow))
 const decodeIds = Schema.decodeUnknownSync(Schema.Array(Schema.String))
 
@@ -149,23 +142,28 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
       upsert.run(r.kind, r.id, r.textSha256, r.modelId, r.vector.length, Buffer.from(encodeHalf(r.vector)))
     }
   })
-  const select = (kind: VectorKind, ids: ReadonlyArray<string>) => {
-    const out = new Map<string, StoredVector>()
+  /** The rows `sql` (filtered by kind) finds among `ids`, asked for in chunks of ids. */
+  const inChunks = (sql: string, kind: VectorKind, ids: ReadonlyArray<string>) => {
+    const rows: Array<unknown> = []
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK)
       const marks = part.map(() => "?").join(", ")
-      const rows = decodeRows(db.prepare(`${selectRows} AND entry_id IN (${marks})`).all(kind, ...part))
-      for (const r of rows) {
-        const vector = decodeHalf(r.vector)
-        if (Option.isNone(vector) || vector.value.length !== r.dim) continue
-        out.set(r.entry_id, {
-          kind: r.kind,
-          id: r.entry_id,
-          textSha256: r.text_sha256,
-          modelId: r.model_id,
-          vector: vector.value
-        })
-      }
+      rows.push(...db.prepare(`${sql} AND entry_id IN (${marks})`).all(kind, ...part))
+    }
+    return rows
+  }
+  const select = (kind: VectorKind, ids: ReadonlyArray<string>) => {
+    const out = new Map<string, StoredVector>()
+    for (const r of decodeRows(inChunks(selectRows, kind, ids))) {
+      const vector = decodeHalf(r.vector)
+      if (Option.isNone(vector) || vector.value.length !== r.dim) continue
+      out.set(r.entry_id, {
+        kind: r.kind,
+        id: r.entry_id,
+        textSha256: r.text_sha256,
+        modelId: r.model_id,
+        vector: vector.value
+      })
     }
     return out
   }
@@ -187,12 +185,8 @@ const makeStore = (db: Database.Database, fail: (op: string) => (e: unknown) => 
         >()
         for (const kind of new Set(entries.map((e) => e.kind))) {
           const ids = entries.filter((e) => e.kind === kind).map((e) => e.id)
-          for (let i = 0; i < ids.length; i += CHUNK) {
-            const part = ids.slice(i, i + CHUNK)
-            const marks = part.map(() => "?").join(", ")
-            for (const r of decodeKeys(db.prepare(`${selectKeys} AND entry_id IN (${marks})`).all(kind, ...part)))
-              stored.set(`${kind}\u0000${r.entry_id}`, { textSha256: r.text_sha256, modelId: r.model_id, dim: r.dim })
-          }
+          for (const r of decodeKeys(inChunks(selectKeys, kind, ids)))
+            stored.set(`${kind}\u0000${r.entry_id}`, { textSha256: r.text_sha256, modelId: r.model_id, dim: r.dim })
         }
         return entries.filter((e) => {
           const row = stored.get(`${e.kind}\u0000${e.id}`)
