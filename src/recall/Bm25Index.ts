@@ -42,6 +42,12 @@ export interface Hit {
   readonly score: number
 }
 
+/** `into` (a larger array) with the first `used` values of `a` copied in. */
+const grown = <A extends Int32Array | Float64Array>(a: A, into: A, used = a.length): A => {
+  into.set(a.subarray(0, used))
+  return into
+}
+
 /** Postings of one term gathered for a search: slot, frequency and document length, `n` of them. */
 export class Gathered {
   slots = new Int32Array(64)
@@ -52,10 +58,9 @@ export class Gathered {
   reserve(more: number): void {
     if (this.n + more <= this.slots.length) return
     const size = Math.max(this.n + more, this.slots.length * 2)
-    const grow = <A extends Int32Array | Float64Array>(a: A, b: A) => (b.set(a.subarray(0, this.n)), b)
-    this.slots = grow(this.slots, new Int32Array(size))
-    this.tfs = grow(this.tfs, new Float64Array(size))
-    this.lengths = grow(this.lengths, new Float64Array(size))
+    this.slots = grown(this.slots, new Int32Array(size), this.n)
+    this.tfs = grown(this.tfs, new Float64Array(size), this.n)
+    this.lengths = grown(this.lengths, new Float64Array(size), this.n)
   }
 }
 
@@ -100,12 +105,8 @@ export const make = (): Bm25Index => {
 
   const append = (term: Term, slot: number, tf: number) => {
     if (term.used === term.slots.length) {
-      const slots = new Int32Array(term.used * 2)
-      const tfs = new Float64Array(term.used * 2)
-      slots.set(term.slots)
-      tfs.set(term.tfs)
-      term.slots = slots
-      term.tfs = tfs
+      term.slots = grown(term.slots, new Int32Array(term.used * 2))
+      term.tfs = grown(term.tfs, new Float64Array(term.used * 2))
     }
     term.slots[term.used] = slot
     term.tfs[term.used] = tf
@@ -175,11 +176,7 @@ export const make = (): Bm25Index => {
       if (!t.startsWith(CONCEPT_MARK)) length += n
     }
     docs.push({ id, length, terms })
-    if (slot >= lengths.length) {
-      const grown = new Float64Array(lengths.length * 2)
-      grown.set(lengths)
-      lengths = grown
-    }
+    if (slot >= lengths.length) lengths = grown(lengths, new Float64Array(lengths.length * 2))
     lengths[slot] = length
     slotById.set(id, slot)
     total += length
@@ -312,7 +309,7 @@ export const search = (
   limit?: number
 ): Array<Hit> => {
   const terms = [...new Set(query)]
-  if (terms.length === 0 || indexes.length === 0) return []
+  if (terms.length === 0 || indexes.length === 0 || (limit !== undefined && limit <= 0)) return []
   const { n, totalLength } = statistics(indexes, restriction)
   if (n <= 0 || totalLength <= 0) return []
   const avgdl = totalLength / n
@@ -354,7 +351,6 @@ export const search = (
       }
     })
   }
-  if (limit !== undefined && limit <= 0) return []
   const floor = limit === undefined ? 0 : kthLargest(sums, touched, limit)
   const hits: Array<Hit> = []
   indexes.forEach((index, v) => {
