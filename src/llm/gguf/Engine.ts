@@ -5,7 +5,7 @@
  * carries (node-llama-cpp picks the matching chat wrapper). A JSON task's answer is sampled under the grammar
  * of its output schema. The library is imported only when a tier names a GGUF file.
  */
-import { Effect, type Scope } from "effect"
+import { Effect, Option, type Scope } from "effect"
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContextSequence, LlamaGrammar } from "node-llama-cpp"
 import type { ChatMessage } from "../LlmClient.js"
 import type { GrammarRoot } from "./Grammar.js"
@@ -69,6 +69,9 @@ const history = (messages: ReadonlyArray<ChatMessage>): Array<ChatHistoryItem> =
   { type: "model", response: [] }
 ]
 
+/** How long closing waits for llama.cpp to release its instance. */
+const disposeWait = "3 seconds"
+
 /** The CPU build of llama.cpp, released with the scope. Fails when node-llama-cpp or its binary is missing. */
 export const loadLlama = (
   settings: EngineSettings,
@@ -105,7 +108,13 @@ export const loadLlama = (
               `(kioku never downloads or compiles one): ${describe(e)}`
           )
       }),
-      (llama) => Effect.promise(() => llama.dispose())
+      // A model whose load failed keeps a hold on the instance once it is collected, so dispose can wait forever
+      // (node-llama-cpp 3.21.1); the worker is terminated after close either way.
+      (llama) =>
+        Effect.interruptible(Effect.promise(() => llama.dispose())).pipe(
+          Effect.timeoutOption(disposeWait),
+          Effect.tap(Option.match({ onNone: () => log("debug", "llama.cpp not released in time"), onSome: () => {} }))
+        )
     )
   })
 
