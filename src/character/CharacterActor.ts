@@ -134,7 +134,11 @@ export const make = (name: CharacterName) =>
       busy: (state) => recent.busy(state) || state.drainScheduled || !lane.idle(),
       releaseHandles: (state) => locked(State.release(state)),
       releaseViews: (state) =>
-        locked(Effect.all([State.releaseViews(state), recall.release, recallVectors.release(state)], { discard: true }))
+        locked(
+          Effect.all([recall.release(state), State.releaseViews(state), recallVectors.release(state)], {
+            discard: true
+          })
+        )
     })
     const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
     const commit = WriteCommit.make({ recent, reviewer, scheduleDrain, settleDone: later({ _tag: "SettleDone" }) })

@@ -41,7 +41,8 @@ import * as RecallIndex from "./index/RecallIndex.js"
 import { makeFold } from "../domain/Fold.js"
 import * as IndexWriter from "./index/RecallIndexWriter.js"
 import * as ArchiveRows from "../facts/ArchiveRows.js"
-import { emptyCache, type PackSource } from "./index/VectorPack.js"
+import { emptyCache, groupOf, type PackSource } from "./index/VectorPack.js"
+import * as IndexFollow from "./index/IndexFollow.js"
 import { VERSION } from "../Version.js"
 
 /** The vectors of the memory rows under one model, and the `vectors.db` version they were read at. */
@@ -69,6 +70,9 @@ export interface VectorSeam {
 }
 
 type Stamp = Option.Option<FileStamp>
+
+const packGroups = (corpus: Corpus.RecallCorpus, map: ReadonlyMap<string, Float32Array>) =>
+  Effect.sync(() => groupOf(corpus, map))
 
 /** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
 const APPLY_SLICE = 500
@@ -249,7 +253,7 @@ export const make = (deps: {
             if (warm.pack)
               yield* writer.packed({
                 dir: state.dir,
-                corpus,
+                groups: packGroups(corpus, warm.pack.map),
                 config,
                 sources,
                 current: RecallIndex.sourcesOf(state),
@@ -297,21 +301,57 @@ export const make = (deps: {
       )
 
     /**
-     * After a vector backfill settled: the built corpus's vectors offered for the index's packed copy, so the next
-     * runtime's first query finds it fresh without a warm query in between. Nothing before the corpus is built.
+     * Brings the index up to date with the files: through the corpus when it is built, else from the files
+     * themselves (index/IndexFollow.ts); the sources stamped before reading, for the index's packed copy.
+     */
+    const follow = (state: RecallHost) =>
+      Effect.gen(function* () {
+        if (current !== undefined) {
+          const { corpus, config, sources } = yield* refresh(state)
+          return { config, sources, groups: (map: ReadonlyMap<string, Float32Array>) => packGroups(corpus, map) }
+        }
+        const { names, options, config } = yield* setup
+        const stamps = RecallIndex.sourcesOf(state)
+        const sources = stamps()
+        const groups = (map: ReadonlyMap<string, Float32Array>) => IndexFollow.packGroups(state.dir, map)
+        const indexed = RecallIndex.stampsOf(state.dir, config)
+        if (indexed === undefined) return undefined
+        if (indexed === sources) return { config, sources, groups }
+        const facts = (yield* state.facts.load).all
+        const reflections = (yield* state.reflections.loadAll).filter(
+          (r) => r.status === "pending" || r.status === "confirmed"
+        )
+        const archived = Option.getOrElse(yield* ArchiveRows.make().rows(state), () => [])
+        const { tokenize } = Corpus.make(names, options)
+        const input = { dir: state.dir, config, sources, current: stamps, facts, reflections, archive: archived }
+        yield* writer.follow({ ...input, fold, tokenize })
+        return { config, sources, groups }
+      })
+
+    /**
+     * After a vector backfill settled: the vectors offered for the index's packed copy (grouped by the corpus, or
+     * by the index brought up to date first), so the next runtime's first query finds it fresh.
      */
     const offerPack = (state: RecallHost) =>
       Effect.gen(function* () {
-        if (current === undefined || deps.vectors === undefined) return
-        const { corpus, config, sources } = yield* refresh(state)
+        const followed = deps.vectors === undefined ? undefined : yield* follow(state)
+        if (followed === undefined || deps.vectors === undefined) return
+        const { config, sources, groups } = followed
         const pack = yield* deps.vectors.packable(state)
         if (pack === undefined) return
-        const offer = { dir: state.dir, corpus, config, sources, current: RecallIndex.sourcesOf(state), ...pack }
-        yield* writer.packed(offer, true)
+        const offer = { dir: state.dir, config, sources, current: RecallIndex.sourcesOf(state), ...pack }
+        yield* writer.packed({ ...offer, groups: groups(pack.map) }, true)
       }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("recall index: pack not offered", cause)))
 
-    /** Drops the corpus and the turn index (an idle actor's release); the next query reads the index or rebuilds. */
-    const release = Effect.sync(drop)
+    /**
+     * An idle actor's release: the index brought up to date (what the views were loaded for may have changed the
+     * files), then the corpus and the turn index dropped; the next query reads the index or rebuilds.
+     */
+    const release = (state: RecallHost) =>
+      follow(state).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("recall index not followed", cause)),
+        Effect.zipRight(Effect.sync(drop))
+      )
 
     return { query, release, offerPack, indexSettled: writer.settled }
   })

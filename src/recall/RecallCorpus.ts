@@ -82,8 +82,9 @@ export interface LivePartition extends Partition {
   readonly members: Map<string, RecallEntry>
 }
 
-const tierRank: Readonly<Record<Tier, number>> = { fact: 0, reflection: 1, fact_archive: 2 }
-const RANK_SPAN = 2 ** 40
+/** Pool orders: a tier's rank times RANK_SPAN plus the order in which the corpus first saw the row. */
+export const tierRank: Readonly<Record<Tier, number>> = { fact: 0, reflection: 1, fact_archive: 2 }
+export const RANK_SPAN = 2 ** 40
 
 /**
  * `names` are the speakers' names, already folded the way texts are; `cjkWords` adds the CJK words to the

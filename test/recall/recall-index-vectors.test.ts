@@ -126,4 +126,34 @@ describe("recall index with packed vectors", () => {
       }),
     180_000
   )
+
+  it.scoped(
+    "packs a backfill that settles while no corpus is built, from the index brought up to date with the files",
+    () =>
+      Effect.gen(function* () {
+        const { embedder, settings, file, stamp } = yield* planted
+        const runtime = <A, E>(f: (memory: Effect.Effect.Success<ReturnType<typeof boot>>) => Effect.Effect<A, E>) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const memory = yield* boot(settings, { embedder })
+              const out = yield* f(memory)
+              yield* memory.awaitBackground(NAME)
+              return out
+            })
+          )
+        // An index without vectors, then the file rewritten from outside (a field recall does not read).
+        yield* runtime((memory) => memory.queryMemory(NAME, { query: "astronomy gear" }))
+        const rewritten = rows.map((r) => (r.id === "fact_cat" ? { ...r, absorbed: true } : r))
+        writeFileSync(file, JSON.stringify(rewritten))
+        utimesSync(file, stamp, stamp)
+        // A runtime that only backfills: no query, so no corpus; the settled vectors are packed all the same.
+        yield* runtime((memory) => memory.maintainNow(NAME))
+        // Only the pack can find it now (facts.json's text no longer matches the stored vector).
+        rewriteKeepingStamp(file, (text) => text.replace("I bought a telescope", "I bought a telescopf"), stamp)
+        const next = yield* runtime((memory) => memory.queryMemory(NAME, { query: "astronomy gear" }))
+        assert.strictEqual(next.results[0]?.id, "fact_scope")
+        assert.strictEqual(next.results[0]?.text, "I bought a telescope")
+      }),
+    180_000
+  )
 })

@@ -4,7 +4,6 @@
  */
 import { Clock, Deferred, Effect } from "effect"
 import { yieldToIo } from "../../runtime/Actor.js"
-import type { RecallCorpus } from "../RecallCorpus.js"
 import { matches } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
 import * as Pack from "./VectorPack.js"
@@ -17,7 +16,8 @@ const PACK_SPACING = 20
 
 export interface PackOffer {
   readonly dir: string
-  readonly corpus: RecallCorpus
+  /** The vectors grouped by partition in pool order, from the corpus or the index they were checked against. */
+  readonly groups: Effect.Effect<ReadonlyArray<Pack.Group>, unknown>
   readonly config: string
   /** Source stamps of the corpus the vectors were checked against, and the current ones. */
   readonly sources: string
@@ -57,11 +57,11 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
         matches(meta, p.config, p.sources) && p.current() === p.sources && meta.get("vectors") !== key
       const write = Effect.gen(function* () {
         if (!(yield* Effect.try(() => Db.readerMeta(p.dir)).pipe(Effect.map(fresh)))) return
-        // Sources unchanged since the offer, so the corpus is still in the state the vectors were checked against
-        // (it changes only with them): grouped here, off the query's path.
+        // Sources unchanged since the offer, so the corpus (or index) is still in the state the vectors were
+        // checked against (it changes only with them): grouped here, off the query's path.
         const began = yield* Clock.currentTimeMillis
         const packs: Array<Pack.PartPack> = []
-        for (const g of Pack.groupOf(p.corpus, p.map)) {
+        for (const g of yield* p.groups) {
           yield* yieldToIo
           packs.push(Pack.encodeGroup(g))
         }

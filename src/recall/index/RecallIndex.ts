@@ -85,6 +85,18 @@ export const sourcesOf = (state: RecallHost) => {
       .join("\n")
 }
 
+/** The source stamps an existing index of this format and `config` mirrors; undefined without one. */
+export const stampsOf = (dir: string, config: string): string | undefined => {
+  if (!fs.existsSync(Db.indexFile(dir))) return undefined
+  try {
+    const meta = Db.readerMeta(dir)
+    const sources = meta.get("sources")
+    return sources !== undefined && matches(meta, config, sources) ? sources : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export const metaOf = (config: string, sources: string) =>
   new Map([
     ["format", FORMAT],

@@ -88,7 +88,7 @@ const decodeVecs = Schema.decodeUnknownSync(
   Schema.Array(Schema.Struct({ ords: Schema.Uint8ArrayFromSelf, data: Schema.Uint8ArrayFromSelf }))
 )
 const decodeOld = Schema.decodeUnknownSync(
-  Schema.Array(Schema.Struct({ ord: Schema.Number, pid: Schema.Number, terms: Schema.String }))
+  Schema.Array(Schema.Struct({ ord: Schema.Number, pid: Schema.Number, terms: Schema.String, entry: Schema.String }))
 )
 
 export const indexFile = (dir: string) => path.join(dir, RECALL_INDEX_FILE)
@@ -118,6 +118,27 @@ export const openDb = (file: string, create: boolean): Database.Database => {
   }
 }
 
+export interface StoredDoc {
+  readonly ord: number
+  readonly id: string
+  readonly pid: number
+  readonly length: number
+  /** The stored entry JSON; empty when not asked for. */
+  readonly entry: string
+}
+
+const decodeStoredDocs = Schema.decodeUnknownSync(
+  Schema.Array(
+    Schema.Struct({
+      ord: Schema.Number,
+      id: Schema.String,
+      pid: Schema.Number,
+      length: Schema.Number,
+      entry: Schema.String
+    })
+  )
+)
+
 export interface IndexReader {
   readonly meta: ReadonlyMap<string, string>
   readonly parts: ReadonlyMap<string, PartStats & { readonly pid: number }>
@@ -127,6 +148,8 @@ export interface IndexReader {
   readonly ords: number
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
+  /** Up to `limit` docs after the pool order `after`, by order (with their entries when `entries`). */
+  readonly docsAfter: (after: number, limit: number, entries: boolean) => ReadonlyArray<StoredDoc>
   /** The packed vectors of a partition (VectorPack.ts decodes them). */
   readonly vecs: (pid: number) => { readonly ords: Uint8Array; readonly data: Uint8Array } | undefined
   readonly close: () => void
@@ -155,6 +178,11 @@ export const openReader = (dir: string): IndexReader => {
     const doc = db.prepare("SELECT pid, length FROM docs WHERE ord = ?")
     const entries = db.prepare("SELECT entry FROM docs WHERE pid = ? ORDER BY ord").pluck()
     const vecs = db.prepare("SELECT ords, data FROM vecs WHERE pid = ?")
+    const after = (entries: boolean) =>
+      db.prepare(
+        `SELECT ord, id, pid, length, ${entries ? "entry" : "'' AS entry"} FROM docs WHERE ord > ? ORDER BY ord LIMIT ?`
+      )
+    const docsAfter = [after(false), after(true)] as const
     const last: unknown = db.prepare("SELECT max(ord) FROM docs").pluck().get()
     return {
       meta,
@@ -168,6 +196,7 @@ export const openReader = (dir: string): IndexReader => {
       entry: (ord) => decodeEntries([entry.get(ord)].filter((x) => x !== undefined))[0],
       entries: (pid) => decodeEntries(entries.all(pid)),
       vecs: (pid) => decodeVecs([vecs.get(pid)].filter((x) => x !== undefined))[0],
+      docsAfter: (from, limit, entries) => decodeStoredDocs(docsAfter[entries ? 1 : 0].all(from, limit)),
       close: () => db.close()
     }
   } catch (e) {
@@ -240,7 +269,12 @@ export const build = (dir: string) => {
   }
 }
 
-/** Changes in one transaction: `ids` removed (with their postings), then `docs` (re)inserted, stats and meta set. */
+/**
+ * Changes in one transaction: `ids` removed (with their postings), then `docs` (re)inserted, stats and meta set.
+ * When every doc of `ids` comes back with the same order, partition and entry (a source file was rewritten
+ * without a change recall sees), `rekey` may carry the packed vectors over: it gets the pack's key and answers
+ * its key under the new meta (or undefined to leave it).
+ */
 export const update = (
   dir: string,
   change: {
@@ -250,11 +284,12 @@ export const update = (
     readonly meta: ReadonlyMap<string, string>
     /** Checked inside the transaction: when it answers false nothing is written. */
     readonly still: (meta: ReadonlyMap<string, string>) => boolean
+    readonly rekey?: (key: string) => string | undefined
   }
 ): boolean => {
   const db = openDb(indexFile(dir), false)
   try {
-    const old = db.prepare("SELECT ord, pid, terms FROM docs WHERE id = ?")
+    const old = db.prepare("SELECT ord, pid, terms, entry FROM docs WHERE id = ?")
     const dropDoc = db.prepare("DELETE FROM docs WHERE ord = ?")
     const readPostings = db.prepare("SELECT data FROM postings WHERE pid = ? AND term = ?").pluck()
     const dropPostings = db.prepare("DELETE FROM postings WHERE pid = ? AND term = ?")
@@ -274,15 +309,19 @@ export const update = (
         touched.set(key, t)
         return t
       }
+      const was = new Map<string, string>()
       for (const id of change.ids)
         for (const o of decodeOld(old.all(id))) {
           for (const term of o.terms === "" ? [] : o.terms.split(SEP)) at(o.pid, term).drop.add(o.ord)
           dropDoc.run(o.ord)
+          was.set(id, `${o.ord}${SEP}${o.pid}${SEP}${o.entry}`)
         }
+      let same = was.size === change.docs.length
       for (const d of change.docs) {
         w.doc(d)
         const pid = w.pidOf(d.partition)
         for (const [term, tf] of d.terms) at(pid, term).add.push([d.ord, tf, d.length])
+        same &&= was.get(d.id) === `${d.ord}${SEP}${pid}${SEP}${d.entry}`
       }
       for (const t of touched.values()) {
         const blob: unknown = readPostings.get(t.pid, t.term)
@@ -291,6 +330,9 @@ export const update = (
         else w.postingsOf(t.pid, t.term, next)
       }
       w.meta(change.meta)
+      const packed = meta.get("vectors")
+      const rekeyed = same && packed !== undefined ? change.rekey?.(packed) : undefined
+      if (rekeyed !== undefined) w.meta(new Map([["vectors", rekeyed]]))
       return true
     })()
     if (done) db.pragma("wal_checkpoint(TRUNCATE)")

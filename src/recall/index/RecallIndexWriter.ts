@@ -10,14 +10,17 @@
  * those of the reported state; when they moved (a write, a forget) the work is dropped, so the index never
  * holds text the files no longer hold past the next forget. Failures are logged and leave recall on its
  * in-memory path. The vectors of a warm query are offered too (`packed`) and written as the index's packed
- * vectors the same way, after the index writes before them.
+ * vectors the same way, after the index writes before them. Without a corpus, `follow` brings the index up to
+ * date from the files (IndexFollow.ts), in order with the rest.
  */
 import { Deferred, Effect } from "effect"
 import { yieldToIo } from "../../runtime/Actor.js"
 import type { RecallCorpus } from "../RecallCorpus.js"
 import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
+import * as IndexFollow from "./IndexFollow.js"
 import * as PackWriter from "./PackWriter.js"
+import * as Pack from "./VectorPack.js"
 
 const DOC_SLICE = 5000
 const POSTING_SLICE = 200_000
@@ -159,7 +162,8 @@ const applyChange = (s: Synced, before: string, change: ReturnType<typeof change
       docs: change.docs,
       parts: change.parts,
       meta: metaOf(s.config, s.after),
-      still: (meta) => matches(meta, s.config, before) && s.current() === s.after
+      still: (meta) => matches(meta, s.config, before) && s.current() === s.after,
+      rekey: (key) => Pack.rekeyed(key, before, s.after)
     })
   ).pipe(Effect.orElseSucceed(() => false))
 
@@ -235,11 +239,25 @@ export const make = Effect.gen(function* () {
 
   const packed = PackWriter.make(lock, jobs)
 
+  /** Brings the index up to date with the files without the corpus (IndexFollow.ts), after the writes before it. */
+  const follow = (f: IndexFollow.Follow) =>
+    Effect.gen(function* () {
+      const earlier = [...jobs]
+      const done = yield* Deferred.make<void>()
+      jobs.add(done)
+      const job = Effect.forEach(earlier, Deferred.await, { discard: true }).pipe(
+        Effect.zipRight(yieldToIo),
+        Effect.zipRight(lock.withPermits(1)(IndexFollow.catchUp(f))),
+        Effect.ensuring(Effect.sync(() => jobs.delete(done)).pipe(Effect.zipRight(Deferred.succeed(done, undefined))))
+      )
+      yield* Effect.forkDaemon(job)
+    })
+
   /** Waits until the corpus may change: the last reported state has been copied (normally at once). */
   const beforeChange = Effect.suspend(() => (copying === undefined ? Effect.void : Deferred.await(copying)))
 
   /** Waits for the writes reported so far. */
   const settled = Effect.suspend(() => Effect.forEach([...jobs], Deferred.await, { discard: true }))
 
-  return { synced, packed, beforeChange, settled }
+  return { synced, packed, follow, beforeChange, settled }
 })

@@ -5,6 +5,7 @@
  * — the model id, the `vectors.db` version and the source stamps — so a cold query uses them only while all
  * three are current; then the cosine side needs neither `facts.json` nor the rows of `vectors.db`.
  */
+import { Option, Schema } from "effect"
 import { endianness } from "node:os"
 import type { Vectors } from "../Hybrid.js"
 import type { RecallCorpus } from "../RecallCorpus.js"
@@ -13,6 +14,17 @@ import * as Db from "./RecallIndexDb.js"
 
 export const packKey = (modelId: string, version: string, sources: string) =>
   JSON.stringify([modelId, version, sources])
+
+const decodeKey = Schema.decodeUnknownOption(
+  Schema.parseJson(Schema.Tuple(Schema.String, Schema.String, Schema.String))
+)
+
+/** The key of the same pack under the sources `to`, when `key` is its key under `from`. */
+export const rekeyed = (key: string, from: string, to: string): string | undefined =>
+  Option.match(decodeKey(key), {
+    onNone: () => undefined,
+    onSome: ([modelId, version, sources]) => (sources === from ? packKey(modelId, version, to) : undefined)
+  })
 
 export interface Packed {
   readonly ords: Int32Array
@@ -137,8 +149,14 @@ export interface PartPack {
   readonly data: Uint8Array
 }
 
-/** The vectors of the corpus's facts and reflections grouped by partition, in pool order (not yet encoded). */
-export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Array>) => {
+/** The vectors of one partition's facts and reflections, in pool order (not yet encoded). */
+export interface Group {
+  readonly partition: string
+  readonly list: ReadonlyArray<readonly [number, Float32Array]>
+}
+
+/** The vectors of the corpus's facts and reflections grouped by partition, in pool order. */
+export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Array>): Array<Group> => {
   const byPart = new Map<string, Array<readonly [number, Float32Array]>>()
   let dim: number | undefined
   for (const [id, vector] of map) {
@@ -155,7 +173,7 @@ export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Ar
 }
 
 /** Encodes one group (synchronous; the caller slices between groups). */
-export const encodeGroup = (g: ReturnType<typeof groupOf>[number]): PartPack => {
+export const encodeGroup = (g: Group): PartPack => {
   const dim = g.list[0]?.[1].length ?? 0
   const all = new Float32Array(g.list.length * dim)
   g.list.forEach(([, v], i) => all.set(v, i * dim))
