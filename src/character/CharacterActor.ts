@@ -40,6 +40,9 @@ import * as BesideReads from "./beside/BesideReads.js"
 import * as SessionStep from "./lifecycle/SessionStep.js"
 import * as ActorParts from "./lifecycle/ActorParts.js"
 
+/** How long closing an actor waits for the recall index writes in flight (the next start reads the index). */
+const INDEX_SETTLE_WAIT = "10 seconds"
+
 /** A character's actor: its mailbox, and the reads served beside it (BesideReads.ts). */
 export interface CharacterActorRef extends Actor.ActorRef<Command> {
   readonly query: (input: QueryRequest) => Effect.Effect<QueryResult, StoreError | Actor.ActorDefect>
@@ -238,6 +241,11 @@ export const make = (name: CharacterName) =>
           Effect.gen(function* () {
             yield* Effect.all(state.deferredDialogs, { discard: true })
             yield* recent.abandon(state)
+            // What the views were loaded for may have changed the files: the recall index follows before they go.
+            if (State.viewsHeld(state)) {
+              yield* locked(recall.release(state))
+              yield* Effect.interruptible(recall.indexSettled).pipe(Effect.timeoutOption(INDEX_SETTLE_WAIT))
+            }
             yield* locked(
               Effect.zipRight(
                 State.release(state),

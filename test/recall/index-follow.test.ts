@@ -1,8 +1,9 @@
 /**
  * The recall index kept up to date without the in-memory corpus (src/recall/index/IndexFollow.ts): files changed
- * while a character's corpus was not built (an edit through the runtime, a rewrite from outside) are taken into
- * `recall_index.db` when the idle actor releases its views, in place, so the next runtime's first query answers
- * from the index exactly as a corpus built from the files does.
+ * while a character's corpus was not built (a turn's extracted facts, a rewrite from outside) are taken into
+ * `recall_index.db` when the idle actor releases its views or the runtime stops, in place, so the next runtime's
+ * first query answers from the index exactly as a corpus built from the files does; a rewrite that changes nothing
+ * recall reads carries the packed vectors over.
  */
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
@@ -32,8 +33,11 @@ const queries: ReadonlyArray<QueryRequest> = [
   { query: "ramen tea" },
   { query: "matcha" },
   { query: "piano chess" },
-  { query: "quokka" }
+  { query: "quokka" },
+  { query: "Reykjavik" }
 ]
+
+const turn = "My sister moved to Reykjavik last spring."
 
 const plain = (r: QueryResult) => ({ ...r, elapsed_ms: 0 })
 
@@ -72,32 +76,72 @@ const answers = (memory: typeof MemoryService.Service) =>
   Effect.forEach(queries, (q) => Effect.map(memory.queryMemory(NAME, q), plain))
 
 describe("recall index followed without the corpus", () => {
-  it.scoped("takes an edit and an outside rewrite in place at the idle release; the next start answers from it", () =>
+  it.scoped(
+    "takes a turn's facts and an outside rewrite in place at the idle release; the next start answers from it",
+    () =>
+      Effect.gen(function* () {
+        const rt = runtime()
+        const dir = path.join(rt.settings.dataDir, NAME)
+        const index = path.join(dir, "recall_index.db")
+        plant(dir, base)
+        yield* session(rt, (memory) =>
+          Effect.zipRight(memory.queryMemory(NAME, { query: "tea" }), memory.awaitBackground(NAME))
+        )
+        assert.isTrue(existsSync(index))
+        const inode = statSync(index).ino
+        // From outside, while nothing runs: a new fact, a removed one, a changed text, a field recall does not read.
+        const rows = base
+          .filter((f) => f.id !== "f5")
+          .map((f) => (f.id === "f2" ? { ...f, text: "Master now plays quokka chess" } : f))
+          .map((f) => (f.id === "f7" ? { ...f, absorbed: true } : f))
+        plant(dir, [...rows, { id: "new", text: "Master drinks matcha with ramen", hash: "hn", ...at }])
+        yield* session(rt, (memory, release) =>
+          Effect.gen(function* () {
+            // A turn through the runtime: its facts are extracted into facts.json; no query ran.
+            yield* memory.write("cache", NAME, { messages: [{ role: "user", content: turn }] })
+            yield* release
+          })
+        )
+        assert.strictEqual(statSync(index).ino, inode, "updated in place, not rebuilt")
+        // From the index (the next start does not build the corpus: the views stay unread) …
+        const cold = yield* session(rt, (memory) =>
+          Effect.gen(function* () {
+            const out = yield* answers(memory)
+            assert.include(yield* memory.status(NAME), { viewsHeld: false }, "answered from the index")
+            return out
+          })
+        )
+        // … as from the files.
+        rmSync(index)
+        const warm = yield* session(rt, answers)
+        assert.deepStrictEqual(cold, warm)
+        assert.strictEqual(cold[1]?.results[0]?.id, "new")
+        assert.strictEqual(cold[3]?.results[0]?.id, "f2")
+        assert.include(cold[4]?.results[0]?.text ?? "", "Reykjavik", "the extracted fact")
+        assert.notInclude(
+          cold.flatMap((r) => r.results.map((x) => x.id)),
+          "f5"
+        )
+      })
+  )
+
+  it.scoped("takes a turn's facts into the index when the runtime stops, so the next start answers from it", () =>
     Effect.gen(function* () {
       const rt = runtime()
       const dir = path.join(rt.settings.dataDir, NAME)
-      const index = path.join(dir, "recall_index.db")
       plant(dir, base)
       yield* session(rt, (memory) =>
         Effect.zipRight(memory.queryMemory(NAME, { query: "tea" }), memory.awaitBackground(NAME))
       )
-      assert.isTrue(existsSync(index))
-      const inode = statSync(index).ino
-      // From outside, while nothing runs: a new fact, a removed one, a changed text, a field recall does not read.
-      const rows = base
-        .filter((f) => f.id !== "f5")
-        .map((f) => (f.id === "f2" ? { ...f, text: "Master now plays quokka chess" } : f))
-        .map((f) => (f.id === "f7" ? { ...f, absorbed: true } : f))
-      plant(dir, [...rows, { id: "new", text: "Master drinks matcha with ramen", hash: "hn", ...at }])
-      yield* session(rt, (memory, release) =>
+      yield* session(rt, (memory) =>
         Effect.gen(function* () {
-          // An edit through the runtime: the fact is archived (facts.json and the archive rewritten); no query ran.
-          yield* memory.manualAction(NAME, { kind: "fact", id: "f1", action: "archive" })
-          yield* release
+          yield* memory.write("cache", NAME, { messages: [{ role: "user", content: turn }] })
+          // Long enough for the turn's extraction, well before the views' idle release.
+          yield* TestClock.adjust("2 minutes")
+          yield* memory.awaitBackground(NAME)
+          assert.include(yield* memory.status(NAME), { viewsHeld: true })
         })
       )
-      assert.strictEqual(statSync(index).ino, inode, "updated in place, not rebuilt")
-      // From the index (the next start does not build the corpus: the views stay unread) …
       const cold = yield* session(rt, (memory) =>
         Effect.gen(function* () {
           const out = yield* answers(memory)
@@ -105,16 +149,9 @@ describe("recall index followed without the corpus", () => {
           return out
         })
       )
-      // … as from the files.
-      rmSync(index)
-      const warm = yield* session(rt, answers)
-      assert.deepStrictEqual(cold, warm)
-      assert.strictEqual(cold[1]?.results[0]?.id, "new")
-      assert.strictEqual(cold[3]?.results[0]?.id, "f2")
-      assert.notInclude(
-        cold.flatMap((r) => r.results.map((x) => x.id)),
-        "f5"
-      )
+      assert.include(cold[4]?.results[0]?.text ?? "", "Reykjavik", "the extracted fact")
+      rmSync(path.join(dir, "recall_index.db"))
+      assert.deepStrictEqual(cold, yield* session(rt, answers))
     })
   )
 
