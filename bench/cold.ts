@@ -9,10 +9,11 @@
  * deployment has them by default): the first start also waits until the backfill has a vector for every fact of
  * the queried character (its first query loaded it) and until the server packed them into `recall_index.db` (it
  * does once the backfill settles), so the second start's first query finds `vectors.db` filled and the pack fresh.
+ * `--log FILE` appends each server's log, at debug level, to FILE.
  */
 import { Agent } from "node:http"
 import Database from "better-sqlite3"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -90,8 +91,13 @@ const untilPacked = async (index: string, vectors: string, limitMs: number) => {
 }
 
 /** One server start: first query of `Q` with a small character's request during it, first dialog of `D`. */
-const start = async (memory: string, afterQuery: () => Promise<number>, env: Readonly<Record<string, string>>) => {
-  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: "info", ...env })
+const start = async (
+  memory: string,
+  afterQuery: () => Promise<number>,
+  env: Readonly<Record<string, string>>,
+  log: string | undefined
+) => {
+  const server = await startServer(memory, [], { KIOKU_LOG_LEVEL: log === undefined ? "info" : "debug", ...env })
   if (env["KIOKU_VECTORS_ENABLED"] === "true") await server.waitFor(/embedding model ready/)
   const agent = new Agent({ keepAlive: true, maxSockets: 4 })
   try {
@@ -108,11 +114,17 @@ const start = async (memory: string, afterQuery: () => Promise<number>, env: Rea
   } finally {
     agent.destroy()
     await server.stop()
+    if (log !== undefined) appendFileSync(log, server.output())
   }
 }
 
 /** Two starts on the same files: without the recall index, then with the one the first start wrote. */
-const once = async (count: number, indexWaitMs: number, env: Readonly<Record<string, string>>) => {
+const once = async (
+  count: number,
+  indexWaitMs: number,
+  env: Readonly<Record<string, string>>,
+  log: string | undefined
+) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-cold-"))
   const memory = path.join(root, "memory")
   plantFacts(path.join(memory, "Q"), count)
@@ -132,9 +144,10 @@ const once = async (count: number, indexWaitMs: number, env: Readonly<Record<str
         }
         return ms
       },
-      env
+      env,
+      log
     )
-    const second = await start(memory, async () => 0, env)
+    const second = await start(memory, async () => 0, env, log)
     return { ...first, indexedQueryMs: second.queryMs, indexedOtherMs: second.otherMs }
   } finally {
     rmSync(root, { recursive: true, force: true })
@@ -149,7 +162,8 @@ export const runCold = async (args: ReadonlyArray<string>) => {
       runs: { type: "string" },
       json: { type: "boolean" },
       "index-wait": { type: "string" },
-      vectors: { type: "boolean" }
+      vectors: { type: "boolean" },
+      log: { type: "string" }
     }
   })
   const counts = (values.facts ?? "1000,10000,100000").split(",").map(Number)
@@ -161,7 +175,7 @@ export const runCold = async (args: ReadonlyArray<string>) => {
   const results: Array<ColdResult> = []
   for (const facts of counts) {
     const samples = []
-    for (let i = 0; i < runs; i++) samples.push(await once(facts, indexWaitMs, env))
+    for (let i = 0; i < runs; i++) samples.push(await once(facts, indexWaitMs, env, values.log))
     const r: ColdResult = {
       facts,
       processMs: samples.map((s) => s.processMs),
