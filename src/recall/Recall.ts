@@ -100,6 +100,8 @@ export const make = (deps: {
     let reflections: Stamp | undefined
     /** The source stamps of the corpus's last sync (index/RecallIndex.ts), undefined before the first. */
     let indexed: string | undefined
+    /** Whether a cold query brought a stale index up to date since the corpus was last dropped (coldOrCaughtUp). */
+    let caughtUp = false
     const writer = yield* IndexWriter.make
     /** The index's packed vectors decoded by cold queries (kept while the index's pack key stays). */
     const packCache = emptyCache()
@@ -145,6 +147,7 @@ export const make = (deps: {
     /** Forgets the corpus, what it was built from and the turn index. */
     const drop = () => {
       current = undefined
+      caughtUp = false
       facts = undefined
       reflections = undefined
       indexed = undefined
@@ -218,6 +221,20 @@ export const make = (deps: {
         )
       })
 
+    /**
+     * `cold`, and once per corpus-less spell (a release resets it) when the index is stale: the index (and its
+     * pack) brought up to date from the files first, far cheaper than building the corpus (IndexFollow.ts).
+     */
+    const coldOrCaughtUp = (state: RecallHost, partitions: ReadonlyArray<string>, text: string, nowMillis: number) =>
+      Effect.gen(function* () {
+        const first = yield* cold(state, partitions, text, nowMillis)
+        if (first !== undefined || caughtUp || current !== undefined) return first
+        caughtUp = true
+        yield* offerPack(state)
+        yield* writer.settled
+        return yield* cold(state, partitions, text, nowMillis)
+      })
+
     const recall = (state: RecallHost, input: QueryRequest) =>
       Effect.gen(function* () {
         const started = yield* Clock.currentTimeNanos
@@ -240,7 +257,8 @@ export const make = (deps: {
           }
           return result
         }
-        const fromIndex = window === undefined ? yield* cold(state, partitions, queryText, nowMillis) : undefined
+        const fromIndex =
+          window === undefined ? yield* coldOrCaughtUp(state, partitions, queryText, nowMillis) : undefined
         const { found, names, folded, vectors } =
           fromIndex ??
           (yield* Effect.gen(function* () {
@@ -334,7 +352,7 @@ export const make = (deps: {
      */
     const offerPack = (state: RecallHost) =>
       Effect.gen(function* () {
-        const followed = deps.vectors === undefined ? undefined : yield* follow(state)
+        const followed = yield* follow(state)
         if (followed === undefined || deps.vectors === undefined) return
         const { config, sources, groups } = followed
         const pack = yield* deps.vectors.packable(state)

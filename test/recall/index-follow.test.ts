@@ -155,6 +155,26 @@ describe("recall index followed without the corpus", () => {
     })
   )
 
+  it.scoped("brings a stale index up to date in place for a start's first query, and answers as the files", () =>
+    Effect.gen(function* () {
+      const rt = runtime()
+      const dir = path.join(rt.settings.dataDir, NAME)
+      const index = path.join(dir, "recall_index.db")
+      plant(dir, base)
+      yield* session(rt, (memory) =>
+        Effect.zipRight(memory.queryMemory(NAME, { query: "tea" }), memory.awaitBackground(NAME))
+      )
+      const inode = statSync(index).ino
+      // Written while the server was down (or after its last release): the index is stale at the next start.
+      plant(dir, [...base, { id: "new", text: "Master drinks matcha with ramen", hash: "hn", ...at }])
+      const cold = yield* session(rt, (memory) => Effect.zipLeft(answers(memory), memory.awaitBackground(NAME)))
+      assert.strictEqual(statSync(index).ino, inode, "caught up in place, no corpus rebuilt and rewritten")
+      assert.strictEqual(cold[1]?.results[0]?.id, "new")
+      rmSync(index)
+      assert.deepStrictEqual(cold, yield* session(rt, answers))
+    })
+  )
+
   it.scoped("carries the packed vectors over a rewrite that changes nothing recall reads, not over one that does", () =>
     Effect.gen(function* () {
       const rt = runtime()
