@@ -138,9 +138,12 @@ export const make = (name: CharacterName) =>
       releaseHandles: (state) => locked(State.release(state)),
       releaseViews: (state) =>
         locked(
-          Effect.all([recall.release(state), State.releaseViews(state), recallVectors.release(state)], {
-            discard: true
-          })
+          Effect.all(
+            [recall.release(state, !state.vectorBacklog), State.releaseViews(state), recallVectors.release(state)],
+            {
+              discard: true
+            }
+          )
         )
     })
     const readCommands = ReadCommands.make({ name, reads, compressing: recent.compressing })
@@ -241,9 +244,10 @@ export const make = (name: CharacterName) =>
           Effect.gen(function* () {
             yield* Effect.all(state.deferredDialogs, { discard: true })
             yield* recent.abandon(state)
-            // What the views were loaded for may have changed the files: the recall index follows before they go.
+            // What the views were loaded for may have changed the files: the recall index follows before they go
+            // (not its pack: that could start loading the embedding model on the way out).
             if (State.viewsHeld(state)) {
-              yield* locked(recall.release(state))
+              yield* locked(recall.release(state, false))
               yield* Effect.interruptible(recall.indexSettled).pipe(Effect.timeoutOption(INDEX_SETTLE_WAIT))
             }
             yield* locked(

@@ -41,7 +41,8 @@ import * as RecallIndex from "./index/RecallIndex.js"
 import { makeFold } from "../domain/Fold.js"
 import * as IndexWriter from "./index/RecallIndexWriter.js"
 import * as ArchiveRows from "../facts/ArchiveRows.js"
-import { emptyCache, groupOf, type PackSource } from "./index/VectorPack.js"
+import { emptyCache, groupOf, packKey, type PackSource } from "./index/VectorPack.js"
+import * as Db from "./index/RecallIndexDb.js"
 import * as IndexFollow from "./index/IndexFollow.js"
 import { VERSION } from "../Version.js"
 
@@ -61,6 +62,10 @@ export interface VectorSeam {
   }>
   /** The current vectors for the index's packed copy, without a query (undefined without a model). */
   readonly packable: (state: RecallHost) => Effect.Effect<PackableVectors | undefined>
+  /** What a pack made now would be keyed by (model id, `vectors.db` version), read cheaply; undefined without. */
+  readonly packing: (
+    state: RecallHost
+  ) => Effect.Effect<{ readonly modelId: string; readonly version: string } | undefined>
   /** Cold path: the vectors from the index's packs; "stale" when they take part but the packs are not fresh. */
   readonly cold: (input: {
     readonly state: RecallHost
@@ -346,27 +351,46 @@ export const make = (deps: {
         return { config, sources, groups }
       })
 
+    /** Whether the index's packed vectors may not be those a pack made now of `sources` would be. */
+    const packStale = (state: RecallHost, sources: string) =>
+      Effect.gen(function* () {
+        const at = deps.vectors ? yield* deps.vectors.packing(state) : undefined
+        if (at === undefined) return false
+        const meta = yield* Effect.try(() => Db.readerMeta(state.dir)).pipe(Effect.orElseSucceed(() => undefined))
+        // No index yet (a write under way): the pack job waits for it and decides.
+        return meta === undefined || meta.get("vectors") !== packKey(at.modelId, at.version, sources)
+      })
+
     /**
-     * After a vector backfill settled: the vectors offered for the index's packed copy (grouped by the corpus, or
-     * by the index brought up to date first), so the next runtime's first query finds it fresh.
+     * The index brought up to date (`follow`), then, when `withPack` and the vectors changed since it was packed,
+     * the vectors offered for its packed copy (grouped by the corpus, or by the index), so the next runtime's
+     * first query finds it fresh.
      */
-    const offerPack = (state: RecallHost) =>
+    const followAndPack = (state: RecallHost, withPack: boolean) =>
       Effect.gen(function* () {
         const followed = yield* follow(state)
-        if (followed === undefined || deps.vectors === undefined) return
+        if (!withPack || followed === undefined || deps.vectors === undefined) return
         const { config, sources, groups } = followed
+        if (!(yield* packStale(state, sources))) return
         const pack = yield* deps.vectors.packable(state)
         if (pack === undefined) return
         const offer = { dir: state.dir, config, sources, current: RecallIndex.sourcesOf(state), ...pack }
         yield* writer.packed({ ...offer, groups: groups(pack.map) }, true)
-      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("recall index: pack not offered", cause)))
+      })
+
+    /** After a vector backfill settled: the index and its packed copy brought up to date. */
+    const offerPack = (state: RecallHost) =>
+      followAndPack(state, true).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("recall index: pack not offered", cause))
+      )
 
     /**
-     * An idle actor's release: the index brought up to date (what the views were loaded for may have changed the
-     * files), then the corpus and the turn index dropped; the next query reads the index or rebuilds.
+     * An idle actor's release: the index (and, when `withPack` — the backfill settled —, its packed copy) brought up
+     * to date, since what the views were loaded for may have changed the files; then the corpus and the turn index
+     * dropped; the next query reads the index or rebuilds.
      */
-    const release = (state: RecallHost) =>
-      follow(state).pipe(
+    const release = (state: RecallHost, withPack: boolean) =>
+      followAndPack(state, withPack).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("recall index not followed", cause)),
         Effect.zipRight(Effect.sync(drop))
       )

@@ -126,6 +126,13 @@ export const make = (withTurns: boolean) =>
         Effect.catchAll(() => Effect.succeed(undefined))
       )
 
+    const packing: VectorSeam["packing"] = (state) =>
+      Effect.gen(function* () {
+        const modelId = yield* embedder.modelId
+        const version = Option.isSome(modelId) ? yield* versionOf(state) : undefined
+        return Option.isSome(modelId) && version !== undefined ? { modelId: modelId.value, version } : undefined
+      }).pipe(Effect.catchAll(() => Effect.succeed(undefined)))
+
     const cold: VectorSeam["cold"] = ({ state, query, packs }) =>
       Effect.gen(function* () {
         const modelId = yield* modelFor(query)
@@ -142,6 +149,6 @@ export const make = (withTurns: boolean) =>
         cache.delete(state)
       })
 
-    const seam: VectorSeam = { warm, packable, cold }
+    const seam: VectorSeam = { warm, packable, packing, cold }
     return { seam, release }
   })

@@ -5,8 +5,14 @@
  * `vectors.db` changed; a backfill that settles after the last query packs its vectors too.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { Effect, Layer, Option, TestClock } from "effect"
+import { appLayer } from "../../src/App.js"
+import { CharacterRegistry } from "../../src/character/CharacterRegistry.js"
+import { CharacterName } from "../../src/domain/CharacterName.js"
+import { Tokenizer } from "../../src/llm/Tokenizer.js"
+import { MemoryService } from "../../src/MemoryService.js"
+import * as Startup from "../../src/Startup.js"
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { Embedder } from "../../src/vectors/Embedder.js"
 import * as OnnxEmbedder from "../../src/vectors/OnnxEmbedder.js"
@@ -153,6 +159,54 @@ describe("recall index with packed vectors", () => {
         const next = yield* runtime((memory) => memory.queryMemory(NAME, { query: "astronomy gear" }))
         assert.strictEqual(next.results[0]?.id, "fact_scope")
         assert.strictEqual(next.results[0]?.text, "I bought a telescope")
+      }),
+    180_000
+  )
+
+  it.scoped(
+    "packs again at an idle release once a write made the pack stale, for the next runtime's first query",
+    () =>
+      Effect.gen(function* () {
+        const { embedder, settings, dir, file, stamp } = yield* planted
+        const runtime = <A, E>(
+          f: (memory: typeof MemoryService.Service, registry: typeof CharacterRegistry.Service) => Effect.Effect<A, E>
+        ) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const ctx = yield* Layer.build(
+                appLayer({ settings, embedder, tokenizer: Tokenizer.Heuristic, maintenance: false })
+              )
+              yield* Effect.provide(Startup.recover, ctx)
+              const memory = yield* Effect.provide(MemoryService, ctx)
+              const out = yield* f(memory, yield* Effect.provide(CharacterRegistry, ctx))
+              yield* memory.awaitBackground(NAME)
+              return out
+            })
+          )
+        // Vectors and their pack, then a fact's time changed from outside (no new vector to make, so no backfill
+        // packs): index and pack stale.
+        yield* runtime((memory) =>
+          Effect.zipRight(memory.maintainNow(NAME), memory.queryMemory(NAME, { query: "astronomy gear" }))
+        )
+        const moved = rows.map((r) => (r.id === "fact_rain" ? { ...r, event_start_at: "2025-11-02T09:00:00" } : r))
+        writeFileSync(file, JSON.stringify(moved))
+        utimesSync(file, stamp, stamp)
+        // A runtime that loads the views without a query and releases them when idle.
+        yield* runtime((memory, registry) =>
+          Effect.gen(function* () {
+            yield* memory.maintainNow(NAME)
+            yield* TestClock.adjust("6 minutes")
+            yield* registry.tell(CharacterName.make(NAME), { _tag: "ReleaseHandles" })
+            yield* memory.awaitBackground(NAME)
+            assert.include(yield* memory.status(NAME), { viewsHeld: false })
+          })
+        )
+        // Only the pack can find it now (facts.json's text no longer matches the stored vector).
+        rewriteKeepingStamp(file, (text) => text.replace("I bought a telescope", "I bought a telescopf"), stamp)
+        const next = yield* runtime((memory) => memory.queryMemory(NAME, { query: "astronomy gear" }))
+        assert.strictEqual(next.results[0]?.id, "fact_scope")
+        assert.strictEqual(next.results[0]?.text, "I bought a telescope")
+        assert.isTrue(existsSync(path.join(dir, "recall_index.db")))
       }),
     180_000
   )
