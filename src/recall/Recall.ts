@@ -17,7 +17,8 @@
  * Cold starts: before the corpus is built, a text query without time window is answered from a fresh
  * `recall_index.db` (index/RecallIndex.ts) without building it — with vectors on, when its packed vectors are fresh
  * too; after every sync the index is brought up to date in the background (index/RecallIndexWriter.ts), and the
- * vectors of a warm query are offered for its packed copy.
+ * vectors of a warm query are offered for its packed copy. Without a corpus — an idle release, a closing actor, a
+ * cold query that finds the index stale (once) — the index follows the files directly (index/IndexFollow.ts).
  */
 import { Clock, Effect, Option } from "effect"
 import { ChineseScript } from "../domain/ChineseScript.js"
@@ -41,31 +42,17 @@ import * as RecallIndex from "./index/RecallIndex.js"
 import { makeFold } from "../domain/Fold.js"
 import * as IndexWriter from "./index/RecallIndexWriter.js"
 import * as ArchiveRows from "../facts/ArchiveRows.js"
-import { emptyCache, groupOf, packKey, type PackSource } from "./index/VectorPack.js"
-import * as Db from "./index/RecallIndexDb.js"
-import * as IndexFollow from "./index/IndexFollow.js"
+import { emptyCache, type PackSource } from "./index/VectorPack.js"
+import * as Upkeep from "./index/IndexUpkeep.js"
 import { VERSION } from "../Version.js"
 
-/** The vectors of the memory rows under one model, and the `vectors.db` version they were read at. */
-export interface PackableVectors {
-  readonly modelId: string
-  readonly version: string
-  readonly map: ReadonlyMap<string, Float32Array>
-}
-
 /** The cosine side of recall for one query (RecallVectors.ts); `undefined` vectors mean BM25 only. */
-export interface VectorSeam {
+export interface VectorSeam extends Upkeep.PackVectors {
   /** In-memory path: the vectors, and what they were read at (for the index's packed copy). */
   readonly warm: (input: { readonly state: RecallHost; readonly query: string }) => Effect.Effect<{
     readonly vectors: Vectors | undefined
-    readonly pack?: PackableVectors | undefined
+    readonly pack?: Upkeep.PackableVectors | undefined
   }>
-  /** The current vectors for the index's packed copy, without a query (undefined without a model). */
-  readonly packable: (state: RecallHost) => Effect.Effect<PackableVectors | undefined>
-  /** What a pack made now would be keyed by (model id, `vectors.db` version), read cheaply; undefined without. */
-  readonly packing: (
-    state: RecallHost
-  ) => Effect.Effect<{ readonly modelId: string; readonly version: string } | undefined>
   /** Cold path: the vectors from the index's packs; "stale" when they take part but the packs are not fresh. */
   readonly cold: (input: {
     readonly state: RecallHost
@@ -75,9 +62,6 @@ export interface VectorSeam {
 }
 
 type Stamp = Option.Option<FileStamp>
-
-const packGroups = (corpus: Corpus.RecallCorpus, map: ReadonlyMap<string, Float32Array>) =>
-  Effect.sync(() => groupOf(corpus, map))
 
 /** Rows indexed between two yields to pending I/O while the corpus is built or brought up to date. */
 const APPLY_SLICE = 500
@@ -276,7 +260,7 @@ export const make = (deps: {
             if (warm.pack)
               yield* writer.packed({
                 dir: state.dir,
-                groups: packGroups(corpus, warm.pack.map),
+                groups: Upkeep.packGroups(corpus, warm.pack.map),
                 config,
                 sources,
                 current: RecallIndex.sourcesOf(state),
@@ -323,60 +307,14 @@ export const make = (deps: {
         )
       )
 
-    /**
-     * Brings the index up to date with the files: through the corpus when it is built, else from the files
-     * themselves (index/IndexFollow.ts); the sources stamped before reading, for the index's packed copy.
-     */
-    const follow = (state: RecallHost) =>
-      Effect.gen(function* () {
-        if (current !== undefined) {
-          const { corpus, config, sources } = yield* refresh(state)
-          return { config, sources, groups: (map: ReadonlyMap<string, Float32Array>) => packGroups(corpus, map) }
-        }
-        const { names, options, config } = yield* setup
-        const stamps = RecallIndex.sourcesOf(state)
-        const sources = stamps()
-        const groups = (map: ReadonlyMap<string, Float32Array>) => IndexFollow.packGroups(state.dir, map)
-        const indexed = RecallIndex.stampsOf(state.dir, config)
-        if (indexed === undefined) return undefined
-        if (indexed === sources) return { config, sources, groups }
-        const facts = (yield* state.facts.load).all
-        const reflections = (yield* state.reflections.loadAll).filter(
-          (r) => r.status === "pending" || r.status === "confirmed"
-        )
-        const archived = Option.getOrElse(yield* ArchiveRows.make().rows(state), () => [])
-        const { tokenize } = Corpus.make(names, options)
-        const input = { dir: state.dir, config, sources, current: stamps, facts, reflections, archive: archived }
-        yield* writer.follow({ ...input, fold, tokenize })
-        return { config, sources, groups }
-      })
-
-    /** Whether the index's packed vectors may not be those a pack made now of `sources` would be. */
-    const packStale = (state: RecallHost, sources: string) =>
-      Effect.gen(function* () {
-        const at = deps.vectors ? yield* deps.vectors.packing(state) : undefined
-        if (at === undefined) return false
-        const meta = yield* Effect.try(() => Db.readerMeta(state.dir)).pipe(Effect.orElseSucceed(() => undefined))
-        // No index yet (a write under way): the pack job waits for it and decides.
-        return meta === undefined || meta.get("vectors") !== packKey(at.modelId, at.version, sources)
-      })
-
-    /**
-     * The index brought up to date (`follow`), then, when `withPack` and the vectors changed since it was packed,
-     * the vectors offered for its packed copy (grouped by the corpus, or by the index), so the next runtime's
-     * first query finds it fresh.
-     */
-    const followAndPack = (state: RecallHost, withPack: boolean) =>
-      Effect.gen(function* () {
-        const followed = yield* follow(state)
-        if (!withPack || followed === undefined || deps.vectors === undefined) return
-        const { config, sources, groups } = followed
-        if (!(yield* packStale(state, sources))) return
-        const pack = yield* deps.vectors.packable(state)
-        if (pack === undefined) return
-        const offer = { dir: state.dir, config, sources, current: RecallIndex.sourcesOf(state), ...pack }
-        yield* writer.packed({ ...offer, groups: groups(pack.map) }, true)
-      })
+    const upkeep = Upkeep.make({
+      writer,
+      setup,
+      fold,
+      vectors: deps.vectors,
+      built: (state) => (current === undefined ? Effect.succeed(undefined) : refresh(state))
+    })
+    const followAndPack = upkeep.followAndPack
 
     /** After a vector backfill settled: the index and its packed copy brought up to date. */
     const offerPack = (state: RecallHost) =>
