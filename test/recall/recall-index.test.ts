@@ -40,7 +40,10 @@ const queries: ReadonlyArray<QueryRequest> = [
   { query: "东京" },
   { query: "weekends chess" },
   { query: "Tokyo sushi", subjects: [group] },
-  { query: "nothing matches this" }
+  { query: "nothing matches this" },
+  { query: "zebrafish" },
+  { query: "gondola ride" },
+  { query: "harpsichord" }
 ]
 
 const plant = (dir: string, rows: ReadonlyArray<Record<string, unknown>>) => {
@@ -73,12 +76,37 @@ describe("recall index", () => {
     Effect.gen(function* () {
       const { settings, dir, index } = setup()
       plant(dir, facts())
+      // Reflections and archived facts too: their pool orders lie far above the facts' (a tier's rank times 2^40).
+      const at = { created_at: "2026-04-01T10:00:00", entity: "master" }
+      const reflections = [
+        { id: "r1", text: "Master seems to love zebrafish and tea", status: "pending", ...at },
+        { id: "r2", text: "Master relaxes with a gondola ride", status: "confirmed", ...at }
+      ]
+      writeFileSync(path.join(dir, "reflections.json"), JSON.stringify(reflections))
+      const archived = [
+        { id: "a1", text: "Master once played the harpsichord in Osaka", hash: "ha", importance: 5, ...at }
+      ]
+      writeFileSync(path.join(dir, "facts_archive.json"), JSON.stringify(archived))
       const warm = yield* session(settings, queries)
+      assert.includeMembers(
+        warm.flatMap((r) => r.results.map((x) => x.id)),
+        ["r1", "r2", "a1"]
+      )
       assert.isTrue(existsSync(index))
       assert.isAbove(warm[0]?.results.length ?? 0, 1)
       assert.strictEqual(warm[6]?.results[0]?.scope, "group_chat:g1")
       // Each query alone first in a fresh runtime: answered from the index, as the corpus would.
-      for (const [i, q] of queries.entries()) assert.deepStrictEqual((yield* session(settings, [q], false))[0], warm[i])
+      for (const [i, q] of queries.entries()) {
+        const [cold, held] = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const memory = yield* boot(settings)
+            const answer = withoutTime(yield* memory.queryMemory(NAME, q))
+            return [answer, (yield* memory.status(NAME)).viewsHeld] as const
+          })
+        )
+        assert.deepStrictEqual(cold, warm[i])
+        assert.isFalse(held, "answered from the index, not from the files")
+      }
     })
   )
 

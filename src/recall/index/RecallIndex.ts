@@ -16,7 +16,7 @@ import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Bm25View } from "../Bm25Index.js"
-import type { CorpusView, Partition } from "../RecallCorpus.js"
+import { RANK_SPAN, tierRank, type CorpusView, type Partition } from "../RecallCorpus.js"
 import type { RecallEntry } from "../RecallEntry.js"
 import * as Db from "./RecallIndexDb.js"
 import * as Pack from "./VectorPack.js"
@@ -107,8 +107,26 @@ export const metaOf = (config: string, sources: string) =>
 export const matches = (meta: ReadonlyMap<string, string>, config: string, sources: string) =>
   meta.get("format") === FORMAT && meta.get("config") === config && meta.get("sources") === sources
 
+/**
+ * Dense search slots for pool orders (a tier's rank times RANK_SPAN plus its sequence number): rank times one past
+ * the largest sequence number, plus the sequence number.
+ */
+const slotting = (reader: Db.IndexReader) => {
+  const seqs = Math.max(1, reader.seqs(RANK_SPAN))
+  return {
+    slots: Object.keys(tierRank).length * seqs,
+    of: (ord: number) => Math.floor(ord / RANK_SPAN) * seqs + (ord % RANK_SPAN),
+    ord: (slot: number) => Math.floor(slot / seqs) * RANK_SPAN + (slot % seqs)
+  }
+}
+
 /** A read-only BM25 view of one partition of the index; document ids are pool orders as strings. */
-const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm25View => {
+const lazyIndex = (
+  reader: Db.IndexReader,
+  pid: number,
+  stats: Db.PartStats,
+  slot: ReturnType<typeof slotting>
+): Bm25View => {
   const cache = new Map<string, Db.Postings>()
   const postings = (term: string) => {
     const hit = cache.get(term)
@@ -131,18 +149,18 @@ const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm
       const p = postings(term)
       for (let i = 0; i < p.length; i += 3) f(String(p[i]), p[i + 1] ?? 0, p[i + 2] ?? 0)
     },
-    slots: () => reader.ords,
-    slotOf: (id) => (doc(id)?.pid === pid ? Number(id) : undefined),
-    idAt: (slot) => String(slot),
+    slots: () => slot.slots,
+    slotOf: (id) => (doc(id)?.pid === pid ? slot.of(Number(id)) : undefined),
+    idAt: (at) => String(slot.ord(at)),
     gather: (term, out, mask, skip) => {
       const p = postings(term)
       out.reserve(p.length / 3)
       const withSkip = skip !== undefined && skip.size > 0 ? skip : undefined
       let n = out.n
       for (let i = 0; i < p.length; i += 3) {
-        const slot = p[i] ?? 0
-        if (mask !== undefined ? mask[slot] !== 1 : withSkip !== undefined && withSkip.has(slot)) continue
-        out.slots[n] = slot
+        const at = slot.of(p[i] ?? 0)
+        if (mask !== undefined ? mask[at] !== 1 : withSkip !== undefined && withSkip.has(at)) continue
+        out.slots[n] = at
         out.tfs[n] = p[i + 1] ?? 0
         out.lengths[n] = p[i + 2] ?? 0
         n++
@@ -154,10 +172,10 @@ const lazyIndex = (reader: Db.IndexReader, pid: number, stats: Db.PartStats): Bm
 
 const lazyPartition = (
   reader: Db.IndexReader,
-  key: string,
-  stats: Db.PartStats & { readonly pid: number }
+  stats: Db.PartStats & { readonly pid: number },
+  slot: ReturnType<typeof slotting>
 ): Partition => ({
-  index: lazyIndex(reader, stats.pid, stats),
+  index: lazyIndex(reader, stats.pid, stats, slot),
   members: {
     size: stats.n,
     get: (id) => {
@@ -195,11 +213,12 @@ export const withCold = <A, R>(
       if (!matches(reader.meta, config, sources)) return closed(reader)
       const parts: Array<Partition> = []
       const pids: Array<number> = []
+      const slot = slotting(reader)
       for (const key of new Set(keys)) {
         const stats = reader.parts.get(key)
         if (stats === undefined) continue
         if (stats.dynamic > 0) return closed(reader)
-        parts.push(lazyPartition(reader, key, stats))
+        parts.push(lazyPartition(reader, stats, slot))
         pids.push(stats.pid)
       }
       return { reader, parts, pids }

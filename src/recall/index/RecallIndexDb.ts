@@ -144,8 +144,8 @@ export interface IndexReader {
   readonly parts: ReadonlyMap<string, PartStats & { readonly pid: number }>
   readonly postings: (pid: number, term: string) => Postings
   readonly doc: (ord: number) => { readonly pid: number; readonly length: number } | undefined
-  /** One past the largest pool order of a document. */
-  readonly ords: number
+  /** One past the largest remainder of a document's pool order divided by `span` (the orders within a tier). */
+  readonly seqs: (span: number) => number
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
   /** Up to `limit` docs after the pool order `after`, by order (with their entries when `entries`). */
@@ -183,11 +183,14 @@ export const openReader = (dir: string): IndexReader => {
         `SELECT ord, id, pid, length, ${entries ? "entry" : "'' AS entry"} FROM docs WHERE ord > ? ORDER BY ord LIMIT ?`
       )
     const docsAfter = [after(false), after(true)] as const
-    const last: unknown = db.prepare("SELECT max(ord) FROM docs").pluck().get()
+    const lastSeq = db.prepare("SELECT max(ord % ?) FROM docs").pluck()
     return {
       meta,
       parts,
-      ords: typeof last === "number" ? last + 1 : 0,
+      seqs: (span) => {
+        const last: unknown = lastSeq.get(span)
+        return typeof last === "number" ? last + 1 : 0
+      },
       postings: (pid, term) => {
         const blob: unknown = postings.get(pid, term)
         return blob === undefined ? new Float64Array(0) : fromBlob(decodeBlob(blob))
