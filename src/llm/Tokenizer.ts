@@ -1,7 +1,7 @@
 /**
- * Token counting for o200k_base with gpt-tokenizer, loaded in the background (about 0.3 s) so start-up stays
- * fast; until it is loaded, and if it cannot be, a heuristic counts (one token per CJK character, one per
- * four other characters). `name` says which one answered, as N.E.K.O.'s `token_count_tokenizer` does.
+ * Token counting for o200k_base with gpt-tokenizer, loaded while the runtime starts (about 0.3 s); if it cannot be,
+ * a heuristic counts (one token per CJK character, one per four other characters). `name` says which one
+ * answered, as N.E.K.O.'s `token_count_tokenizer` does.
  */
 import { Context, Effect, Layer } from "effect"
 
@@ -67,31 +67,17 @@ const fromEncoding = (e: Encoding): TokenCounter => ({
 })
 
 export class Tokenizer extends Context.Tag("app/llm/Tokenizer")<Tokenizer, TokenCounter>() {
-  /** Starts with the heuristic and switches to o200k_base once gpt-tokenizer has loaded. */
-  static readonly layer = Layer.scoped(
-    Tokenizer,
-    Effect.gen(function* () {
-      let current: TokenCounter = heuristic
-      yield* Effect.tryPromise(() => import("gpt-tokenizer/encoding/o200k_base")).pipe(
-        Effect.tap((m) => Effect.sync(() => (current = fromEncoding(m)))),
-        Effect.catchAll(() => Effect.logWarning("o200k_base tokenizer unavailable; using the heuristic")),
-        Effect.forkScoped
-      )
-      return {
-        name: () => current.name(),
-        count: (text) => current.count(text),
-        truncateMiddle: (text, head, tail) => current.truncateMiddle(text, head, tail),
-        truncate: (text, limit) => current.truncate(text, limit)
-      }
-    })
-  )
-
-  /** Loads o200k_base before answering (tests, benchmarks). */
-  static readonly loaded = Layer.effect(
+  /**
+   * o200k_base, loaded (about 0.3 s of compiling and table building on the main thread) before the layer is built,
+   * so that no request shares the event loop with the load; the heuristic when gpt-tokenizer cannot be loaded.
+   */
+  static readonly layer = Layer.effect(
     Tokenizer,
     Effect.tryPromise(() => import("gpt-tokenizer/encoding/o200k_base")).pipe(
       Effect.map(fromEncoding),
-      Effect.orElseSucceed(() => heuristic)
+      Effect.catchAll(() =>
+        Effect.logWarning("o200k_base tokenizer unavailable; using the heuristic").pipe(Effect.as(heuristic))
+      )
     )
   )
 

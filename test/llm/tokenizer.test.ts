@@ -6,7 +6,7 @@ import { heuristic, OMISSION, Tokenizer } from "../../src/llm/Tokenizer.js"
 describe("token counting", () => {
   it.effect("counts o200k_base tokens once gpt-tokenizer is loaded", () =>
     Effect.gen(function* () {
-      const tokens = yield* Effect.provide(Tokenizer, Tokenizer.loaded)
+      const tokens = yield* Effect.provide(Tokenizer, Tokenizer.layer)
       assert.strictEqual(tokens.name(), "tiktoken:o200k_base")
       assert.strictEqual(tokens.count("Hello world"), 2)
       assert.strictEqual(tokens.count(""), 0)

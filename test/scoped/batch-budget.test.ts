@@ -65,7 +65,7 @@ const checks = (tokens: TokenCounter) => {
 describe("scoped_history batch content budget", () => {
   it.effect("trims with o200k_base", () =>
     Effect.gen(function* () {
-      checks(yield* Effect.provide(Tokenizer, Tokenizer.loaded))
+      checks(yield* Effect.provide(Tokenizer, Tokenizer.layer))
     })
   )
   it("trims with the heuristic counter", () => checks(heuristic))
