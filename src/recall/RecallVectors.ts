@@ -77,7 +77,7 @@ export const make = (withTurns: boolean) =>
       query: string,
       modelId: string,
       memories: number,
-      to: (v: Float32Array) => Vectors
+      to: (v: Float32Array) => Effect.Effect<Vectors>
     ) =>
       Effect.gen(function* () {
         if (withTurns && state.exists())
@@ -92,7 +92,7 @@ export const make = (withTurns: boolean) =>
         const turnsReady = turns !== undefined && turns.modelId === modelId && turns.size() > 0
         if (memories === 0 && !turnsReady) return undefined
         const [vector] = yield* embedder.embed([query])
-        return vector === undefined ? undefined : to(vector)
+        return vector === undefined ? undefined : yield* to(vector)
       }).pipe(Effect.provideService(Embedder, embedder))
 
     /** What the index's packed copy takes, when the `vectors.db` version could be read. */
@@ -104,11 +104,9 @@ export const make = (withTurns: boolean) =>
         const modelId = yield* modelFor(query)
         if (modelId === undefined) return { vectors: undefined }
         const { map, version } = yield* validVectors(state, modelId)
-        const vectors = yield* finish(state, query, modelId, map.size, (v) => ({
-          modelId,
-          query: v,
-          vectorOf: (id) => map.get(id)
-        }))
+        const vectors = yield* finish(state, query, modelId, map.size, (v) =>
+          Effect.succeed<Vectors>({ modelId, query: v, vectorOf: (id) => map.get(id) })
+        )
         return { vectors, pack: packOf(modelId, version, map) }
       }).pipe(
         Effect.provideService(Embedder, embedder),

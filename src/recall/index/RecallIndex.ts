@@ -112,9 +112,10 @@ export const matches = (meta: ReadonlyMap<string, string>, config: string, sourc
  * the largest sequence number, plus the sequence number.
  */
 const slotting = (reader: Db.IndexReader) => {
-  const seqs = Math.max(1, reader.seqs(RANK_SPAN))
+  const ranks = Object.keys(tierRank).length
+  const seqs = Math.max(1, reader.seqs(RANK_SPAN, ranks))
   return {
-    slots: Object.keys(tierRank).length * seqs,
+    slots: ranks * seqs,
     of: (ord: number) => Math.floor(ord / RANK_SPAN) * seqs + (ord % RANK_SPAN),
     ord: (slot: number) => Math.floor(slot / seqs) * RANK_SPAN + (slot % seqs)
   }

@@ -144,8 +144,8 @@ export interface IndexReader {
   readonly parts: ReadonlyMap<string, PartStats & { readonly pid: number }>
   readonly postings: (pid: number, term: string) => Postings
   readonly doc: (ord: number) => { readonly pid: number; readonly length: number } | undefined
-  /** One past the largest remainder of a document's pool order divided by `span` (the orders within a tier). */
-  readonly seqs: (span: number) => number
+  /** One past the largest remainder of a pool order divided by `span` (the orders within each of `ranks` tiers). */
+  readonly seqs: (span: number, ranks: number) => number
   readonly entry: (ord: number) => string | undefined
   readonly entries: (pid: number) => ReadonlyArray<string>
   /** Up to `limit` docs after the pool order `after`, by order (with their entries when `entries`). */
@@ -183,13 +183,18 @@ export const openReader = (dir: string): IndexReader => {
         `SELECT ord, id, pid, length, ${entries ? "entry" : "'' AS entry"} FROM docs WHERE ord > ? ORDER BY ord LIMIT ?`
       )
     const docsAfter = [after(false), after(true)] as const
-    const lastSeq = db.prepare("SELECT max(ord % ?) FROM docs").pluck()
+    const lastIn = db.prepare("SELECT max(ord) FROM docs WHERE ord >= ? AND ord < ?").pluck()
     return {
       meta,
       parts,
-      seqs: (span) => {
-        const last: unknown = lastSeq.get(span)
-        return typeof last === "number" ? last + 1 : 0
+      seqs: (span, ranks) => {
+        let seqs = 0
+        for (let r = 0; r < ranks; r++) {
+          // A range on the integer primary key: one seek per rank, not a scan.
+          const last: unknown = lastIn.get(r * span, (r + 1) * span)
+          if (typeof last === "number") seqs = Math.max(seqs, last - r * span + 1)
+        }
+        return seqs
       },
       postings: (pid, term) => {
         const blob: unknown = postings.get(pid, term)
