@@ -93,6 +93,20 @@ export interface Bm25Index extends Bm25View {
   readonly termsOf: (id: string) => Array<readonly [string, number]>
 }
 
+/** Each token's frequency in a document. */
+export const termCounts = (tokens: ReadonlyArray<string>): Map<string, number> => {
+  const counts = new Map<string, number>()
+  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1)
+  return counts
+}
+
+/** A document's BM25 length: the sum of its term weights, concept terms left out. */
+export const weightLength = (counts: ReadonlyMap<string, number>): number => {
+  let length = 0
+  for (const [t, n] of counts) if (!t.startsWith(CONCEPT_MARK)) length += n
+  return length
+}
+
 const DEAD = -1
 
 export const make = (): Bm25Index => {
@@ -153,16 +167,12 @@ export const make = (): Bm25Index => {
     if (docs.length > 1024 && docs.length > 2 * slotById.size) compact()
   }
 
-  const upsert = (id: string, tokens: ReadonlyArray<string>) => {
-    const counts = new Map<string, number>()
-    for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1)
-    upsertWeights(id, counts)
-  }
+  const upsert = (id: string, tokens: ReadonlyArray<string>) => upsertWeights(id, termCounts(tokens))
 
   const upsertWeights = (id: string, counts: ReadonlyMap<string, number>) => {
     remove(id)
     const slot = docs.length
-    let length = 0
+    const length = weightLength(counts)
     const terms: Array<readonly [Term, number]> = []
     for (const [t, n] of counts) {
       let term = vocab.get(t)
@@ -173,7 +183,6 @@ export const make = (): Bm25Index => {
       append(term, slot, n)
       term.live++
       terms.push([term, n])
-      if (!t.startsWith(CONCEPT_MARK)) length += n
     }
     docs.push({ id, length, terms })
     if (slot >= lengths.length) lengths = grown(lengths, new Float64Array(lengths.length * 2))

@@ -75,6 +75,14 @@ const session = <A, E>(
 const answers = (memory: typeof MemoryService.Service) =>
   Effect.forEach(queries, (q) => Effect.map(memory.queryMemory(NAME, q), plain))
 
+/** The answers of a start that does not build the corpus: the views stay unread. */
+const fromIndex = (memory: typeof MemoryService.Service) =>
+  Effect.gen(function* () {
+    const out = yield* answers(memory)
+    assert.include(yield* memory.status(NAME), { viewsHeld: false }, "answered from the index")
+    return out
+  })
+
 describe("recall index followed without the corpus", () => {
   it.scoped(
     "takes a turn's facts and an outside rewrite in place at the idle release; the next start answers from it",
@@ -104,13 +112,7 @@ describe("recall index followed without the corpus", () => {
         )
         assert.strictEqual(statSync(index).ino, inode, "updated in place, not rebuilt")
         // From the index (the next start does not build the corpus: the views stay unread) …
-        const cold = yield* session(rt, (memory) =>
-          Effect.gen(function* () {
-            const out = yield* answers(memory)
-            assert.include(yield* memory.status(NAME), { viewsHeld: false }, "answered from the index")
-            return out
-          })
-        )
+        const cold = yield* session(rt, fromIndex)
         // … as from the files.
         rmSync(index)
         const warm = yield* session(rt, answers)
@@ -142,13 +144,7 @@ describe("recall index followed without the corpus", () => {
           assert.include(yield* memory.status(NAME), { viewsHeld: true })
         })
       )
-      const cold = yield* session(rt, (memory) =>
-        Effect.gen(function* () {
-          const out = yield* answers(memory)
-          assert.include(yield* memory.status(NAME), { viewsHeld: false }, "answered from the index")
-          return out
-        })
-      )
+      const cold = yield* session(rt, fromIndex)
       assert.include(cold[4]?.results[0]?.text ?? "", "Reykjavik", "the extracted fact")
       rmSync(path.join(dir, "recall_index.db"))
       assert.deepStrictEqual(cold, yield* session(rt, answers))

@@ -13,9 +13,9 @@ import { Effect } from "effect"
 import type { Fact } from "../../facts/Fact.js"
 import type { Reflection } from "../../reflection/Reflection.js"
 import { yieldToIo } from "../../runtime/Actor.js"
-import { CONCEPT_MARK } from "../Concepts.js"
+import { termCounts, weightLength } from "../Bm25Index.js"
 import { RANK_SPAN, tierRank } from "../RecallCorpus.js"
-import { factEntry, reflectionEntry, type RecallEntry, type Tier } from "../RecallEntry.js"
+import { factEntry, reflectionEntry, type RecallEntry } from "../RecallEntry.js"
 import { encodeEntry, matches, metaOf } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
 import * as Pack from "./VectorPack.js"
@@ -54,27 +54,18 @@ const allDocs = (reader: Db.IndexReader, entries: boolean) =>
 /** The recallable entry of each id, as the corpus resolves it: facts before reflections before the archive. */
 const recallable = (f: Follow) => {
   const chosen = new Map<string, RecallEntry>()
-  const tiers: ReadonlyArray<readonly [Tier, () => ReadonlyArray<RecallEntry>]> = [
-    ["fact", () => f.facts.map((r) => factEntry(r, "fact"))],
-    ["reflection", () => f.reflections.map(reflectionEntry)],
-    ["fact_archive", () => f.archive.map((r) => factEntry(r, "fact_archive"))]
+  const tiers: ReadonlyArray<() => ReadonlyArray<RecallEntry>> = [
+    () => f.facts.map((r) => factEntry(r, "fact")),
+    () => f.reflections.map(reflectionEntry),
+    () => f.archive.map((r) => factEntry(r, "fact_archive"))
   ]
-  for (const [, entries] of tiers) {
+  for (const entries of tiers) {
     const tier = new Map<string, RecallEntry>()
     for (const e of entries()) tier.set(e.id, e)
     for (const [id, e] of tier) if (!chosen.has(id)) chosen.set(id, e)
   }
   for (const [id, e] of chosen) if (e.blocked || e.partition === undefined) chosen.delete(id)
   return chosen
-}
-
-/** Terms with their frequencies and the BM25 length (concept terms do not count), as Bm25Index keeps them. */
-const termsOf = (tokens: ReadonlyArray<string>) => {
-  const counts = new Map<string, number>()
-  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1)
-  let length = 0
-  for (const [t, n] of counts) if (!t.startsWith(CONCEPT_MARK)) length += n
-  return { terms: [...counts], length }
 }
 
 /**
@@ -116,8 +107,15 @@ export const catchUp = (f: Follow) =>
         const doc = known.get(c.entry.id)
         const rank = tierRank[c.entry.tier]
         const ord = doc !== undefined && Math.floor(doc.ord / RANK_SPAN) === rank ? doc.ord : rank * RANK_SPAN + ++seq
-        const { terms, length } = termsOf(f.tokenize(folded[k] ?? c.entry.text))
-        rows.push({ ord, id: c.entry.id, partition: c.partition, length, terms, entry: c.stored })
+        const counts = termCounts(f.tokenize(folded[k] ?? c.entry.text))
+        rows.push({
+          ord,
+          id: c.entry.id,
+          partition: c.partition,
+          length: weightLength(counts),
+          terms: [...counts],
+          entry: c.stored
+        })
       })
     }
     const lengths = new Map<string, number>(read.docs.map((d) => [d.id, d.length]))
@@ -158,17 +156,13 @@ export const packGroups = (dir: string, map: ReadonlyMap<string, Float32Array>) 
     const reader = yield* Effect.try(() => Db.openReader(dir))
     const docs = yield* allDocs(reader, false).pipe(Effect.ensuring(Effect.sync(() => reader.close())))
     const keyOf = new Map([...reader.parts].map(([key, p]) => [p.pid, key]))
-    const byPart = new Map<string, Array<readonly [number, Float32Array]>>()
-    let dim: number | undefined
-    for (const d of docs) {
-      const vector = map.get(d.id)
-      const key = keyOf.get(d.pid)
-      if (vector === undefined || key === undefined || d.ord >= tierRank.fact_archive * RANK_SPAN) continue
-      dim ??= vector.length
-      if (vector.length !== dim) continue
-      const list = byPart.get(key) ?? []
-      list.push([d.ord, vector])
-      byPart.set(key, list)
-    }
-    return [...byPart].map(([partition, list]) => ({ partition, list }))
+    return Pack.grouped(
+      docs.flatMap((d) => {
+        const vector = map.get(d.id)
+        const key = keyOf.get(d.pid)
+        return vector === undefined || key === undefined || d.ord >= tierRank.fact_archive * RANK_SPAN
+          ? []
+          : [[key, d.ord, vector] as const]
+      })
+    )
   })

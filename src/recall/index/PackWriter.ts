@@ -2,7 +2,7 @@
  * Writes the vectors a warm query used as the recall index's packed copy (VectorPack.ts), in the background and
  * in order with the index writes of RecallIndexWriter.ts (same lock, same job set).
  */
-import { Clock, Deferred, Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { yieldToIo } from "../../runtime/Actor.js"
 import { matches } from "./RecallIndex.js"
 import * as Db from "./RecallIndexDb.js"
@@ -28,7 +28,10 @@ export interface PackOffer {
   readonly map: ReadonlyMap<string, Float32Array>
 }
 
-export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>) => {
+/** Runs a job in the background after the index jobs queued before it, holding the index lock. */
+export type Enqueue = (job: Effect.Effect<void>) => Effect.Effect<void>
+
+export const make = (enqueue: Enqueue) => {
   /** When packed vectors were last written, and for which sources (the throttle of `packed`). */
   let lastPack:
     | { readonly key: string; readonly sources: string; readonly at: number; readonly took: number }
@@ -49,9 +52,6 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
       const now = yield* Clock.currentTimeMillis
       const spaced = lastPack && lastPack.sources === p.sources && now - lastPack.at < PACK_SPACING * lastPack.took
       if (lastPack?.key === key || (!settled && (packing > 0 || spaced))) return
-      const earlier = [...jobs]
-      const done = yield* Deferred.make<void>()
-      jobs.add(done)
       packing++
       const fresh = (meta: ReadonlyMap<string, string>) =>
         matches(meta, p.config, p.sources) && p.current() === p.sources && meta.get("vectors") !== key
@@ -69,21 +69,15 @@ export const make = (lock: Effect.Semaphore, jobs: Set<Deferred.Deferred<void>>)
         const end = yield* Clock.currentTimeMillis
         if (written) lastPack = { key, sources: p.sources, at: end, took: end - began }
         yield* Effect.logDebug("recall index: vectors packed").pipe(Effect.annotateLogs({ dir: p.dir, written }))
-      }).pipe(lock.withPermits(1))
+      })
       // After the writes reported before it (they take the lock only once their copy is made).
-      const job = Effect.forEach(earlier, Deferred.await, { discard: true }).pipe(
-        Effect.zipRight(yieldToIo),
-        Effect.zipRight(write),
-        Effect.catchAllCause((cause) =>
-          Effect.logWarning("recall index: vectors not packed", cause).pipe(Effect.annotateLogs({ dir: p.dir }))
-        ),
-        Effect.ensuring(
-          Effect.sync(() => {
-            packing--
-            jobs.delete(done)
-          }).pipe(Effect.zipRight(Deferred.succeed(done, undefined)))
+      yield* enqueue(
+        write.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("recall index: vectors not packed", cause).pipe(Effect.annotateLogs({ dir: p.dir }))
+          ),
+          Effect.ensuring(Effect.sync(() => packing--))
         )
       )
-      yield* Effect.forkDaemon(job)
     })
 }

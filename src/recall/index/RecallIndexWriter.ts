@@ -237,21 +237,23 @@ export const make = Effect.gen(function* () {
       yield* Effect.forkDaemon(job)
     })
 
-  const packed = PackWriter.make(lock, jobs)
-
-  /** Brings the index up to date with the files without the corpus (IndexFollow.ts), after the writes before it. */
-  const follow = (f: IndexFollow.Follow) =>
+  const enqueue: PackWriter.Enqueue = (job) =>
     Effect.gen(function* () {
       const earlier = [...jobs]
       const done = yield* Deferred.make<void>()
       jobs.add(done)
-      const job = Effect.forEach(earlier, Deferred.await, { discard: true }).pipe(
+      const queued = Effect.forEach(earlier, Deferred.await, { discard: true }).pipe(
         Effect.zipRight(yieldToIo),
-        Effect.zipRight(lock.withPermits(1)(IndexFollow.catchUp(f))),
+        Effect.zipRight(lock.withPermits(1)(job)),
         Effect.ensuring(Effect.sync(() => jobs.delete(done)).pipe(Effect.zipRight(Deferred.succeed(done, undefined))))
       )
-      yield* Effect.forkDaemon(job)
+      yield* Effect.forkDaemon(queued)
     })
+
+  const packed = PackWriter.make(enqueue)
+
+  /** Brings the index up to date with the files without the corpus (IndexFollow.ts), after the writes before it. */
+  const follow = (f: IndexFollow.Follow) => enqueue(Effect.asVoid(IndexFollow.catchUp(f)))
 
   /** Waits until the corpus may change: the last reported state has been copied (normally at once). */
   const beforeChange = Effect.suspend(() => (copying === undefined ? Effect.void : Deferred.await(copying)))

@@ -179,22 +179,34 @@ export interface Group {
   readonly list: ReadonlyArray<readonly [number, Float32Array]>
 }
 
-/** The vectors of the corpus's facts and reflections grouped by partition, in pool order. */
-export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Array>): Array<Group> => {
+/**
+ * Vectors grouped by partition in pool order, from (partition, pool order, vector) of facts and reflections;
+ * vectors of another length than the first are left out.
+ */
+export const grouped = (members: Iterable<readonly [string, number, Float32Array]>): Array<Group> => {
   const byPart = new Map<string, Array<readonly [number, Float32Array]>>()
   let dim: number | undefined
-  for (const [id, vector] of map) {
-    const key = corpus.placement(id)
-    const entry = key === undefined ? undefined : corpus.live(key)?.members.get(id)
-    if (key === undefined || entry === undefined || entry.tier === "fact_archive") continue
+  for (const [key, ord, vector] of members) {
     dim ??= vector.length
     if (vector.length !== dim) continue
     const list = byPart.get(key) ?? []
-    list.push([corpus.order(id), vector])
+    list.push([ord, vector])
     byPart.set(key, list)
   }
   return [...byPart].map(([partition, list]) => ({ partition, list: list.sort((a, b) => a[0] - b[0]) }))
 }
+
+/** The vectors of the corpus's facts and reflections grouped by partition, in pool order. */
+export const groupOf = (corpus: RecallCorpus, map: ReadonlyMap<string, Float32Array>): Array<Group> =>
+  grouped(
+    [...map].flatMap(([id, vector]) => {
+      const key = corpus.placement(id)
+      const entry = key === undefined ? undefined : corpus.live(key)?.members.get(id)
+      return key === undefined || entry === undefined || entry.tier === "fact_archive"
+        ? []
+        : [[key, corpus.order(id), vector] as const]
+    })
+  )
 
 /** Encodes one group (synchronous; the caller slices between groups). */
 export const encodeGroup = (g: Group): PartPack => {
