@@ -11,8 +11,10 @@ import type { CharacterName } from "../domain/CharacterName.js"
 import type { Language } from "../domain/Locale.js"
 import { Tokenizer } from "../llm/Tokenizer.js"
 import { countFunnel } from "./Funnel.js"
-import { renderPersona } from "../persona/PersonaRender.js"
-import { privateView } from "../persona/Persona.js"
+import { preparePersona, renderPrepared, type PreparedPersona } from "../persona/PersonaRender.js"
+import { privateView, type PersonaFile } from "../persona/Persona.js"
+import type { Reflection } from "../reflection/Reflection.js"
+import { privateRows } from "../domain/Subject.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { AppFiles } from "../store/AppFiles.js"
 import { StoreError } from "../store/DurableFs.js"
@@ -93,6 +95,20 @@ export const make = (deps: {
       return n
     }
 
+    /** The render inputs of a persona and (every row of) a reflections snapshot, kept while both stay the views. */
+    const preparedBy = new WeakMap<PersonaFile, { reflections: ReadonlyArray<Reflection>; prepared: PreparedPersona }>()
+    const prepared = (persona: PersonaFile, reflections: ReadonlyArray<Reflection>) => {
+      const known = preparedBy.get(persona)
+      if (known?.reflections === reflections) return known.prepared
+      const fresh = preparePersona(
+        privateView(persona),
+        privateRows(reflections).filter((r) => r.status === "pending" || r.status === "confirmed"),
+        count
+      )
+      preparedBy.set(persona, { reflections, prepared: fresh })
+      return fresh
+    }
+
     /**
      * The persona block for `lang`: card synced, expired suppressions lifted, budgets applied. `readOnly`
      * (beside the mailbox) syncs and lifts nothing: the caller has checked `personaSettled` first.
@@ -101,16 +117,11 @@ export const make = (deps: {
       Effect.gen(function* () {
         if (!readOnly) yield* Effect.ignoreLogged(keeper.liftSuppressions(state))
         const persona = readOnly ? yield* state.persona.load : yield* keeper.ensure(state)
-        const rendered = renderPersona({
-          persona: privateView(persona),
-          reflections: (yield* state.reflections.load).filter(
-            (r) => r.status === "pending" || r.status === "confirmed"
-          ),
+        const rendered = renderPrepared(prepared(persona, yield* state.reflections.loadAll), {
           nowMillis: yield* Clock.currentTimeMillis,
           language: lang,
           names: yield* deps.speakers,
-          tunables: t,
-          count
+          tunables: t
         })
         return rendered !== "" ? rendered : yield* LegacySettings.render(state.dir, deps.name)
       }).pipe(

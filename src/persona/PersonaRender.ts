@@ -1,15 +1,17 @@
 /**
- * The persona block of `/new_dialog` and `/get_settings` (neko-compat §4.9 step 2), as a pure function:
+ * The persona block of `/new_dialog` and `/get_settings` (neko-compat §4.9 step 2), as pure functions:
  * entity sections in file order (protected entries first in file order, budget-exempt and capped in total,
  * then the non-protected entries kept by the 2,000-token budget), pending reflections, confirmed reflections
  * that are still current, stale confirmed reflections in an "older memory" frame with their age, and the
  * do-not-raise section of suppressed entries (distinct texts, capped). Budgets pick greedily by
  * (score, importance), skipping what does not fit, and what they keep renders in that order, best first.
- * Blank (whitespace-only) texts render nothing.
+ * Blank (whitespace-only) texts render nothing. What does not depend on the time (which entries compete,
+ * their token counts and signal times) is prepared once per persona and reflections snapshot; a render
+ * then only scores, ranks and fills the budgets.
  */
 import type { Language } from "../domain/Locale.js"
 import { parseLocal } from "../domain/LocalTime.js"
-import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
+import { decayed, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import { META, type PersonaFile } from "./Persona.js"
 import { headers, relative } from "./PersonaHeaders.js"
@@ -23,39 +25,135 @@ export interface RenderTunables extends EvidenceTunables {
   readonly memory_episode_past_days: number
 }
 
-export interface PersonaRenderInput {
-  readonly persona: PersonaFile
-  readonly reflections: ReadonlyArray<Reflection>
+export interface RenderAt {
   readonly nowMillis: number
   readonly language: Language
   readonly names: { readonly character: string; readonly master: string }
   readonly tunables: RenderTunables
+}
+
+export interface PersonaRenderInput extends RenderAt {
+  readonly persona: PersonaFile
+  readonly reflections: ReadonlyArray<Reflection>
   readonly count: (text: string) => number
 }
 
-const DAY = 86_400_000
-const importanceOf = (e: Readonly<Record<string, unknown>>) =>
-  typeof e["importance"] === "number" ? e["importance"] : 0
+/** Entries competing for one budget, with what scoring them needs (signal times parsed, `NaN` for none). */
+interface Pool<A> {
+  readonly items: ReadonlyArray<A>
+  readonly reinAt: Float64Array
+  readonly dispAt: Float64Array
+  readonly importance: Float64Array
+  readonly cost: Float64Array
+  readonly minCost: number
+  /** The last ranking, every index once; each render re-sorts it in place. */
+  readonly order: Array<number>
+}
 
-/** Greedy budget: by (score, importance) descending, skipping any item that no longer fits; kept in that order. */
-const withinBudget = <A extends { readonly text: string }>(
-  items: ReadonlyArray<{ readonly item: A; readonly score: number; readonly importance: number }>,
-  budget: number,
+/** One persona and reflections snapshot, ready to render at any time. */
+export interface PreparedPersona {
+  readonly sections: ReadonlyArray<{ readonly key: string; readonly name: unknown; readonly shielded: string[] }>
+  readonly entries: Pool<{ readonly text: string } & Evidence>
+  /** The section of each entry of `entries`. */
+  readonly sectionOf: Int32Array
+  /** Suppressed entries' texts, then suppressed confirmed reflections' texts, distinct, in order. */
+  readonly quiet: ReadonlyArray<string>
+  /** Pending reflections, and confirmed ones not suppressed, not hidden by a suppressed entry's text. */
+  readonly reflections: Pool<Reflection>
+}
+
+const DAY = 86_400_000
+const renderable = (e: { readonly text: string }) => /\S/.test(e.text)
+const timeOf = (iso: string | null) => (iso === null ? NaN : (parseLocal(iso) ?? NaN))
+
+const poolOf = <A extends { readonly text: string } & Evidence>(
+  items: ReadonlyArray<A>,
+  count: (text: string) => number,
+  ranked: "by score" | "by score and importance"
+): Pool<A> => {
+  const n = items.length
+  const pool = {
+    items,
+    reinAt: new Float64Array(n),
+    dispAt: new Float64Array(n),
+    importance: new Float64Array(n),
+    cost: new Float64Array(n),
+    minCost: Number.POSITIVE_INFINITY,
+    order: items.map((_, i) => i)
+  }
+  items.forEach((e, i) => {
+    const importance: unknown = (e as Readonly<Record<string, unknown>>)["importance"]
+    pool.reinAt[i] = timeOf(e.rein_last_signal_at)
+    pool.dispAt[i] = timeOf(e.disp_last_signal_at)
+    pool.importance[i] = ranked === "by score and importance" && typeof importance === "number" ? importance : 0
+    pool.cost[i] = count(e.text)
+    pool.minCost = Math.min(pool.minCost, pool.cost[i] ?? 0)
+  })
+  return pool
+}
+
+export const preparePersona = (
+  persona: PersonaFile,
+  reflections: ReadonlyArray<Reflection>,
   count: (text: string) => number
-): Array<A> => {
-  const kept: Array<A> = []
+): PreparedPersona => {
+  const sections = Object.entries(persona).filter(([key]) => key !== META)
+  const entries = sections.map(([, s]) => s.facts.filter((e) => !e.protected && !e.suppress && renderable(e)))
+  const suppressed = sections.flatMap(([, s]) => s.facts.filter((e) => e.suppress && !e.protected && renderable(e)))
+  const hidden = new Set(suppressed.map((e) => e.text))
+  const live = reflections.filter((r) => !hidden.has(r.text) && renderable(r))
+  return {
+    sections: sections.map(([key, s]) => ({
+      key,
+      name: s["display_name"],
+      shielded: s.facts.filter((e) => e.protected && renderable(e)).map((e) => e.text)
+    })),
+    entries: poolOf(entries.flat(), count, "by score and importance"),
+    sectionOf: Int32Array.from(entries.flatMap((es, i) => es.map(() => i))),
+    quiet: [...new Set([...hidden, ...live.filter((r) => r.status === "confirmed" && r.suppress).map((r) => r.text)])],
+    reflections: poolOf(
+      live.filter((r) => r.status === "pending" || (r.status === "confirmed" && !r.suppress)),
+      count,
+      "by score"
+    )
+  }
+}
+
+/** Each item's score at `now`, as `Evidence.score` computes it. */
+const scores = <A extends Evidence>(pool: Pool<A>, now: number, t: EvidenceTunables): Float64Array => {
+  const out = new Float64Array(pool.items.length)
+  pool.items.forEach((e, i) => {
+    const rein =
+      e.reinforcement === 0 ? 0 : decayed(e.reinforcement, ageAt(pool.reinAt[i], now), t.evidence_rein_half_life_days)
+    const disp =
+      e.disputation === 0 ? 0 : decayed(e.disputation, ageAt(pool.dispAt[i], now), t.evidence_disp_half_life_days)
+    out[i] = rein - disp
+  })
+  return out
+}
+const ageAt = (at: number | undefined, now: number) =>
+  at === undefined || Number.isNaN(at) ? 0 : Math.max(0, now - at)
+
+/**
+ * Greedy budget over the items `eligible` admits: by (score, importance) descending, file order among
+ * equals, skipping any item that no longer fits, until nothing could fit; the kept indices in that order.
+ * The ranking is sorted from the pool's previous one: scores drift slowly, so the sort (a merge sort that
+ * finds runs) mostly confirms an order it already has.
+ */
+const withinBudget = <A>(pool: Pool<A>, score: Float64Array, budget: number, eligible: (i: number) => boolean) => {
+  const imp = pool.importance
+  const ranked = pool.order.sort((a, b) => (score[b] ?? 0) - (score[a] ?? 0) || (imp[b] ?? 0) - (imp[a] ?? 0) || a - b)
+  const kept: Array<number> = []
   let used = 0
-  const ranked = [...items].sort((a, b) => b.score - a.score || b.importance - a.importance)
-  for (const { item } of ranked) {
-    const cost = count(item.text)
-    if (used + cost > budget) continue
+  for (const i of ranked) {
+    if (budget - used < pool.minCost) break
+    const cost = pool.cost[i] ?? 0
+    if (used + cost > budget || !eligible(i)) continue
     used += cost
-    kept.push(item)
+    kept.push(i)
   }
   return kept
 }
-
-const renderable = (e: { readonly text: string }) => e.text.trim() !== ""
 
 /** Anchor of a reflection: event end, else event start, else creation. */
 const anchorOf = (r: Reflection): number | undefined =>
@@ -76,51 +174,42 @@ export const isStale = (r: Reflection, nowMillis: number, t: RenderTunables): bo
 const section = (header: string, lines: ReadonlyArray<string>) =>
   lines.length === 0 ? [] : [`### ${header}\n${lines.map((l) => `- ${l}`).join("\n")}`]
 
-export const renderPersona = (input: PersonaRenderInput): string => {
-  const { persona, nowMillis: now, language: lang, tunables: t, count } = input
-  const fill = (s: string) => s.replaceAll("{ai}", input.names.character).replaceAll("{master}", input.names.master)
-  const entries = Object.entries(persona).filter(([key]) => key !== META)
-  const suppressed = entries.flatMap(([, s]) => s.facts.filter((e) => e.suppress && !e.protected && renderable(e)))
-  const candidates = entries.flatMap(([, s]) =>
-    s.facts
-      .filter((e) => !e.protected && !e.suppress && renderable(e))
-      .map((e) => ({ item: e, score: score(e, now, t), importance: importanceOf(e) }))
-  )
-  const kept = withinBudget(candidates, t.persona_render_max_tokens, count)
+export const renderPrepared = (p: PreparedPersona, at: RenderAt): string => {
+  const { nowMillis: now, language: lang, tunables: t } = at
+  const fill = (s: string) => s.replaceAll("{ai}", at.names.character).replaceAll("{master}", at.names.master)
+  const entryScores = scores(p.entries, now, t)
+  const bySection = p.sections.map(() => new Array<string>())
+  for (const i of withinBudget(p.entries, entryScores, t.persona_render_max_tokens, () => true)) {
+    bySection[p.sectionOf[i] ?? 0]?.push(p.entries.items[i]?.text ?? "")
+  }
   const out: Array<string> = []
   let protectedLeft = t.persona_render_protected_max_entries
-  for (const [key, s] of entries) {
+  p.sections.forEach(({ key, name, shielded }, i) => {
     const header =
       key === "neko" || key === "master" || key === "relationship"
         ? fill(headers[key][lang])
-        : typeof s["display_name"] === "string"
-          ? s["display_name"]
+        : typeof name === "string"
+          ? name
           : key
-    const shielded = s.facts.filter((e) => e.protected && renderable(e)).slice(0, Math.max(0, protectedLeft))
-    protectedLeft -= shielded.length
-    const own = new Set(s.facts)
-    out.push(
-      ...section(
-        header,
-        [...shielded, ...kept.filter((e) => own.has(e))].map((e) => e.text)
-      )
-    )
-  }
-  const hidden = new Set(suppressed.map((e) => e.text))
-  const live = input.reflections.filter((r) => !hidden.has(r.text) && renderable(r))
-  const pool = live.flatMap((r) => {
-    const s = score(r, now, t)
-    const ok = r.status === "pending" || (r.status === "confirmed" && !r.suppress && s > 0)
-    return ok ? [{ item: r, score: s, importance: 0 }] : []
+    const shown = shielded.slice(0, Math.max(0, protectedLeft))
+    protectedLeft -= shown.length
+    out.push(...section(header, [...shown, ...(bySection[i] ?? [])]))
   })
-  const inOrder = withinBudget(pool, t.reflection_render_max_tokens, count)
+  const rs = p.reflections
+  const reflectionScores = scores(rs, now, t)
+  const kept = withinBudget(
+    rs,
+    reflectionScores,
+    t.reflection_render_max_tokens,
+    (i) => rs.items[i]?.status === "pending" || (reflectionScores[i] ?? 0) > 0
+  ).flatMap((i) => rs.items[i] ?? [])
   out.push(
     ...section(
       fill(headers.pending[lang]),
-      inOrder.filter((r) => r.status === "pending").map((r) => r.text)
+      kept.filter((r) => r.status === "pending").map((r) => r.text)
     )
   )
-  const confirmed = inOrder.filter((r) => r.status === "confirmed")
+  const confirmed = kept.filter((r) => r.status === "confirmed")
   out.push(
     ...section(
       fill(headers.confirmed[lang]),
@@ -135,12 +224,9 @@ export const renderPersona = (input: PersonaRenderInput): string => {
         .map((r) => `[${relative(now - (anchorOf(r) ?? now), lang)}] ${r.text}`)
     )
   )
-  const quiet = [
-    ...new Set([
-      ...suppressed.map((e) => e.text),
-      ...live.filter((r) => r.status === "confirmed" && r.suppress).map((r) => r.text)
-    ])
-  ].slice(0, t.persona_render_suppressed_max_entries)
-  out.push(...section(fill(headers.suppressed[lang]), quiet))
+  out.push(...section(fill(headers.suppressed[lang]), p.quiet.slice(0, t.persona_render_suppressed_max_entries)))
   return out.join("\n\n")
 }
+
+export const renderPersona = (input: PersonaRenderInput): string =>
+  renderPrepared(preparePersona(input.persona, input.reflections, input.count), input)

@@ -5,7 +5,13 @@ import type { Language } from "../../src/domain/Locale.js"
 import { localIso } from "../../src/domain/LocalTime.js"
 import { newEntry, type PersonaEntry, type PersonaFile } from "../../src/persona/Persona.js"
 import { relative } from "../../src/persona/PersonaHeaders.js"
-import { isStale, renderPersona, type RenderTunables } from "../../src/persona/PersonaRender.js"
+import {
+  isStale,
+  preparePersona,
+  renderPersona,
+  renderPrepared,
+  type RenderTunables
+} from "../../src/persona/PersonaRender.js"
 import { Reflection } from "../../src/reflection/Reflection.js"
 
 const DAY = 86_400_000
@@ -212,6 +218,34 @@ describe("persona block rendering", () => {
       "### Tian's recent impressions (not yet certain)\n- cccc\n- aaaa",
       "### Tian's fairly certain impressions\n- bbbbbbbbbb\n- ddddd"
     ])
+  })
+
+  it("renders one prepared snapshot at any time as a fresh render would, as decay reorders it", () => {
+    const signal = (days: number) => ({ rein_last_signal_at: ago(days) })
+    const p = persona({
+      master: [
+        { ...entry("old", "oldstrong", { reinforcement: 2 }), ...signal(60) },
+        { ...entry("new", "newweak", { reinforcement: 1 }), ...signal(0) }
+      ]
+    })
+    const reflections = [
+      reflection("fading", "fading", { status: "confirmed", reinforcement: 0.1, disputation: 0.2, ...signal(0) }),
+      reflection("steady", "steady", { status: "confirmed", reinforcement: 1 })
+    ]
+    const prepared = preparePersona(p, reflections, (s) => s.length)
+    // 60 days earlier the old entry had its whole 2 (the new one's signal lies ahead: no decay), and the
+    // fading reflection's disputation had not begun either; at NOW the old entry has decayed to 0.5.
+    const times = [NOW - 60 * DAY, NOW, NOW - 60 * DAY, NOW + 400 * DAY, NOW]
+    const tight = tunables({ persona_render_max_tokens: 9, reflection_render_max_tokens: 20 })
+    const at = (nowMillis: number) => ({ nowMillis, language: "en" as const, names, tunables: tight })
+    const outs = times.map((now) => renderPrepared(prepared, at(now)))
+    assert.deepStrictEqual(
+      outs,
+      times.map((now) => renderPersona({ persona: p, reflections, count: (s) => s.length, ...at(now) }))
+    )
+    assert.include(outs[0], "- oldstrong")
+    assert.include(outs[1], "- newweak")
+    assert.notInclude(outs[1], "oldstrong")
   })
 
   it("moves stale confirmed reflections to the older-memory frame with their age", () => {
