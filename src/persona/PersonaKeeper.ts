@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { localIso, parseLocal } from "../domain/LocalTime.js"
 import { keywords, overlap } from "./local/LocalOverlap.js"
+import { mentionedIn } from "./MentionIndex.js"
 import type { Speakers } from "../domain/Speakers.js"
 import { syncCard } from "./CardSync.js"
 import { entriesOf, META, newEntry, type Correction, type PersonaEntry, type PersonaFile } from "./Persona.js"
@@ -238,7 +239,6 @@ export const make = (deps: {
         const ts = localIso(now)
         const nameList = yield* names
         const windowStart = now - t.suppress_window_hours * HOUR
-        const mentioned = (entryText: string) => [...keywords(entryText, nameList)].some((k) => text.includes(k))
         const recent = (list: ReadonlyArray<string>) => [
           ...list.filter((iso) => (parseLocal(iso) ?? 0) >= windowStart),
           ts
@@ -247,25 +247,25 @@ export const make = (deps: {
         const persona = yield* state.persona.load
         const queue = yield* state.persona.loadCorrections
         const inScope = subjects === undefined ? isLegacyPrivate : stampedWith(subjects)
-        for (const [section, s] of Object.entries(persona)) {
-          if (subjects === undefined && section.startsWith(SCOPED_PERSONA_PREFIX)) continue
-          for (const e of s.facts) {
-            if (e.protected || e.text === "" || !inScope(e) || !mentioned(e.text)) continue
+        for (const m of mentionedIn(persona, yield* state.reflections.loadAll, nameList, text)) {
+          if (m.kind === "persona") {
+            const { section, entry: e } = m
+            if ((subjects === undefined && section.startsWith(SCOPED_PERSONA_PREFIX)) || !inScope(e)) continue
             const mentions = recent(e.recent_mentions)
             const move = movePersona(
               section,
               e,
-              correctionsOf(e, section, s.facts, queue),
+              correctionsOf(e, section, m.facts, queue),
               { type: "mentioned", mentionsInWindow: mentions.length },
               t,
               ts,
               { base: { ...e, recent_mentions: mentions }, source: "mention", always: true }
             )
             lines.push(...move.lines)
+            continue
           }
-        }
-        for (const r of yield* state.reflections.loadAll) {
-          if (r.status !== "confirmed" || r.suppress || !inScope(r) || !mentioned(r.text)) continue
+          const r = m.reflection
+          if (!inScope(r)) continue
           const mentions = recent(r.recent_mentions)
           const base: Reflection = { ...r, recent_mentions: mentions }
           const move = moveReflection(

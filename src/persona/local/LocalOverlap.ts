@@ -28,19 +28,22 @@ const latinWord = /^[\p{L}\p{N}]+$/u
 const trimS = (w: string) =>
   w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && latinWord.test(w) ? w.slice(0, -1) : w
 
-/** Keyed by the names (joined by U+0001) and the text after a U+0000. */
-const keywordsOf = memoString((key: string): ReadonlySet<string> => {
-  const cut = key.indexOf("\u0000")
-  const names = cut === 0 ? [] : key.slice(0, cut).split("\u0001")
-  return new Set(
-    recallTokens(stripNames(key.slice(cut + 1), names).toLowerCase())
-      .filter((t) => !functionWords.has(t))
-      .map(trimS)
+/** The keyword sets of texts for one list of names (joined by U+0001), memoised by text. */
+const keywordsFor = memoString((joined: string) => {
+  const names = joined === "" ? [] : joined.split("\u0001")
+  return memoString(
+    (text: string): ReadonlySet<string> =>
+      new Set(
+        recallTokens(stripNames(text, names).toLowerCase())
+          .filter((t) => !functionWords.has(t))
+          .map(trimS)
+      ),
+    20_000
   )
-}, 20_000)
+}, 64)
 
 export const keywords = (text: string, names: ReadonlyArray<string>): ReadonlySet<string> =>
-  keywordsOf(`${names.join("\u0001")}\u0000${text}`)
+  keywordsFor(names.join("\u0001"))(text)
 
 const common = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => [...a].filter((t) => b.has(t)).length
 
