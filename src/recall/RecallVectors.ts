@@ -136,7 +136,7 @@ export const make = (withTurns: boolean) =>
         const modelId = yield* modelFor(query)
         if (modelId === undefined) return undefined
         const version = yield* versionOf(state)
-        const packed = version === undefined ? undefined : packs(modelId, version)
+        const packed = version === undefined ? undefined : yield* packs(modelId, version)
         if (packed === undefined) return "stale" as const
         return yield* finish(state, query, modelId, packedCount(packed), (v) => packedVectors(packed, modelId, v))
       }).pipe(Effect.catchAll(() => Effect.succeed("stale" as const)))

@@ -23,7 +23,7 @@ import * as Pack from "./VectorPack.js"
 import type { RecallHost } from "../RecallTypes.js"
 import * as Timeline from "../Timeline.js"
 
-const FORMAT = "3"
+const FORMAT = "4"
 
 const Stored = Schema.Struct({
   id: Schema.String,

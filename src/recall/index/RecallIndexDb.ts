@@ -4,7 +4,7 @@
  * per recallable entry (`docs`, keyed by its pool order) its id, partition, BM25 length, term list and the
  * projected entry as JSON; per (partition, term) its postings as one blob of little-endian float64 triples
  * (pool order, term frequency, entry length) sorted by order (`postings`); per partition the packed vectors of
- * its facts and reflections (`vecs`, written by VectorPack.ts); and in `meta` the tokenizer configuration and
+ * its facts and reflections in chunks (`vecs`, written by VectorPack.ts); and in `meta` the tokenizer configuration and
  * the stamps of the source files it was built from. A whole build goes to a
  * temporary file renamed into place (a reader never sees half an index); later changes are applied in one
  * transaction with `secure_delete` on and the WAL truncated afterwards, so removed text leaves the file.
@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS docs (ord INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQU
   length REAL NOT NULL, terms TEXT NOT NULL, entry TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS postings (pid INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL,
   UNIQUE (pid, term));
-CREATE TABLE IF NOT EXISTS vecs (pid INTEGER PRIMARY KEY, ords BLOB NOT NULL, data BLOB NOT NULL);`
+CREATE TABLE IF NOT EXISTS vecs (pid INTEGER NOT NULL, chunk INTEGER NOT NULL, ords BLOB NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY (pid, chunk));`
 
 /** Term list of a doc row: terms joined by NUL (a recall term never holds one). */
 const SEP = "\u0000"
@@ -150,8 +151,8 @@ export interface IndexReader {
   readonly entries: (pid: number) => ReadonlyArray<string>
   /** Up to `limit` docs after the pool order `after`, by order (with their entries when `entries`). */
   readonly docsAfter: (after: number, limit: number, entries: boolean) => ReadonlyArray<StoredDoc>
-  /** The packed vectors of a partition (VectorPack.ts decodes them). */
-  readonly vecs: (pid: number) => { readonly ords: Uint8Array; readonly data: Uint8Array } | undefined
+  /** One chunk of the packed vectors of a partition, from 0 (VectorPack.ts decodes them). */
+  readonly vecs: (pid: number, chunk: number) => { readonly ords: Uint8Array; readonly data: Uint8Array } | undefined
   readonly close: () => void
 }
 
@@ -177,7 +178,7 @@ export const openReader = (dir: string): IndexReader => {
     const entry = db.prepare("SELECT entry FROM docs WHERE ord = ?").pluck()
     const doc = db.prepare("SELECT pid, length FROM docs WHERE ord = ?")
     const entries = db.prepare("SELECT entry FROM docs WHERE pid = ? ORDER BY ord").pluck()
-    const vecs = db.prepare("SELECT ords, data FROM vecs WHERE pid = ?")
+    const vecs = db.prepare("SELECT ords, data FROM vecs WHERE pid = ? AND chunk = ?")
     const after = (entries: boolean) =>
       db.prepare(
         `SELECT ord, id, pid, length, ${entries ? "entry" : "'' AS entry"} FROM docs WHERE ord > ? ORDER BY ord LIMIT ?`
@@ -203,7 +204,7 @@ export const openReader = (dir: string): IndexReader => {
       doc: (ord) => decodeDocs([doc.get(ord)].filter((x) => x !== undefined))[0],
       entry: (ord) => decodeEntries([entry.get(ord)].filter((x) => x !== undefined))[0],
       entries: (pid) => decodeEntries(entries.all(pid)),
-      vecs: (pid) => decodeVecs([vecs.get(pid)].filter((x) => x !== undefined))[0],
+      vecs: (pid, chunk) => decodeVecs([vecs.get(pid, chunk)].filter((x) => x !== undefined))[0],
       docsAfter: (from, limit, entries) => decodeStoredDocs(docsAfter[entries ? 1 : 0].all(from, limit)),
       close: () => db.close()
     }

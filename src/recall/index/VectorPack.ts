@@ -37,13 +37,16 @@ export interface Packed {
 /** Decoded packs kept between cold queries of a character, while `key` stays the index's. */
 export interface PackCache {
   key: string | undefined
-  readonly byPid: Map<number, Packed>
+  readonly byPid: Map<number, ReadonlyArray<Packed>>
 }
 
 export const emptyCache = (): PackCache => ({ key: undefined, byPid: new Map() })
 
 /** The packs of `pids` under `modelId` and a `vectors.db` version, or undefined when the index has none fresh. */
-export type PackSource = (modelId: string, version: string) => ReadonlyArray<Packed> | undefined
+export type PackSource = (modelId: string, version: string) => Effect.Effect<ReadonlyArray<Packed> | undefined, unknown>
+
+/** Vectors per row of `vecs`: a large partition is read in pieces, with pending I/O let through between them. */
+export const CHUNK = 8192
 
 const littleEndian = endianness() === "LE"
 
@@ -72,24 +75,36 @@ const decodePack = (row: { readonly ords: Uint8Array; readonly data: Uint8Array 
   return { ords, halves, dim }
 }
 
+/** Every chunk of one partition's pack, read one row at a time with pending I/O let through between rows. */
+const readChunks = (reader: Db.IndexReader, pid: number, first: boolean) =>
+  Effect.gen(function* () {
+    const chunks: Array<Packed> = []
+    for (let chunk = 0; ; chunk++) {
+      if (!first || chunk > 0) yield* yieldToIo
+      const row = yield* Effect.try(() => reader.vecs(pid, chunk))
+      if (row === undefined) return chunks
+      chunks.push(decodePack(row))
+    }
+  })
+
 export const packSource =
   (reader: Db.IndexReader, sources: string, pids: ReadonlyArray<number>, cache: PackCache): PackSource =>
-  (modelId, version) => {
-    const key = packKey(modelId, version, sources)
-    if (reader.meta.get("vectors") !== key) return undefined
-    if (cache.key !== key) {
-      cache.key = key
-      cache.byPid.clear()
-    }
-    return pids.map((pid) => {
-      const hit = cache.byPid.get(pid)
-      if (hit) return hit
-      const row = reader.vecs(pid)
-      const pack = row === undefined ? { ords: new Int32Array(0), halves: new Uint16Array(0), dim: 0 } : decodePack(row)
-      cache.byPid.set(pid, pack)
-      return pack
+  (modelId, version) =>
+    Effect.gen(function* () {
+      const key = packKey(modelId, version, sources)
+      if (reader.meta.get("vectors") !== key) return undefined
+      if (cache.key !== key) {
+        cache.key = key
+        cache.byPid.clear()
+      }
+      const packs: Array<Packed> = []
+      for (const pid of pids) {
+        const hit = cache.byPid.get(pid) ?? (yield* readChunks(reader, pid, packs.length === 0))
+        cache.byPid.set(pid, hit)
+        packs.push(...hit)
+      }
+      return packs
     })
-  }
 
 export const packedCount = (packs: ReadonlyArray<Packed>) => packs.reduce((n, p) => n + p.ords.length, 0)
 
@@ -217,30 +232,37 @@ export const encodeGroup = (g: Group): PartPack => {
 }
 
 /**
- * Replaces the packs and sets `meta.vectors` to `key` in one transaction, when `still` accepts the index's meta
+ * Replaces the packs (rows of `chunkSize` vectors) and sets `meta.vectors` to `key` in one transaction, when `still` accepts the index's meta
  * (it mirrors the corpus the packs came from); false when it does not.
  */
 export const writePacks = (
   dir: string,
   packs: ReadonlyArray<PartPack>,
   key: string,
-  still: (meta: ReadonlyMap<string, string>) => boolean
+  still: (meta: ReadonlyMap<string, string>) => boolean,
+  chunkSize = CHUNK
 ): boolean => {
   const db = Db.openDb(Db.indexFile(dir), false)
   try {
     const pidOf = db.prepare("SELECT pid FROM parts WHERE key = ?").pluck()
-    const put = db.prepare("INSERT INTO vecs (pid, ords, data) VALUES (?, ?, ?)")
+    const put = db.prepare("INSERT INTO vecs (pid, chunk, ords, data) VALUES (?, ?, ?, ?)")
     const done = db.transaction(() => {
       if (!still(Db.readMeta(db))) return false
       db.exec("DELETE FROM vecs")
       for (const p of packs) {
         const pid: unknown = pidOf.get(p.partition)
         if (typeof pid !== "number") continue
-        put.run(
-          pid,
-          Buffer.from(p.ords.buffer, p.ords.byteOffset, p.ords.byteLength),
-          Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength)
-        )
+        const dim = p.ords.length === 0 ? 0 : p.data.byteLength / 2 / p.ords.length
+        for (let chunk = 0, i = 0; i < p.ords.length; chunk++, i += chunkSize) {
+          const ords = p.ords.subarray(i, i + chunkSize)
+          const data = p.data.subarray(i * dim * 2, (i + ords.length) * dim * 2)
+          put.run(
+            pid,
+            chunk,
+            Buffer.from(ords.buffer, ords.byteOffset, ords.byteLength),
+            Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+          )
+        }
       }
       db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors', ?)").run(key)
       return true
