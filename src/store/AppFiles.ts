@@ -1,6 +1,6 @@
 /**
  * Application files beside the memory root, in N.E.K.O.'s layout: `config/core_config.json` (the powerful
- * memory and auto-review switches, re-read on every check) and `config/characters.json` (the master's
+ * memory and auto-review switches, read again whenever the file changed) and `config/characters.json` (the master's
  * profile name and the known characters). Missing or undecodable files mean defaults. A character rename
  * moves its `猫娘` entry (keeping the order) and the `当前猫娘` pointer; other content is kept as it is.
  */
@@ -56,7 +56,8 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
         const v = Option.getOrUndefined(obj)?.[key]
         return typeof v === "boolean" ? v : true
       }
-      const core = readObject(coreFile).pipe(
+      const core = stampCached(coreFile, readObject(coreFile)).pipe(
+        Effect.orElseSucceed(() => Option.none<Readonly<Record<string, unknown>>>()),
         Effect.map((obj) => ({
           powerful_memory_enabled: flag(obj, "powerful_memory_enabled"),
           recent_memory_auto_review: flag(obj, "recent_memory_auto_review")
@@ -84,27 +85,31 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
               )
             )
           ),
-        characters: charactersObject.pipe(
-          Effect.map((obj) => {
-            const root = Option.getOrUndefined(obj)
-            const master = Option.map(decodeProfile(root?.["主人"]), (p) => p.档案名).pipe(
-              Option.filter((n) => n.trim() !== "")
-            )
-            const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
-            const cards: Record<string, Readonly<Record<string, unknown>>> = {}
-            for (const [n, card] of Object.entries(cats ?? {})) {
-              const fields = Option.getOrUndefined(decodeObject(card))
-              if (fields) cards[n] = fields
-            }
-            return {
-              masterName: master,
-              characters: cats ? Object.keys(cats) : [],
-              masterCard: Option.getOrUndefined(decodeObject(root?.["主人"])),
-              cards
-            }
-          })
-        )
+        characters: charactersObject.pipe(Effect.map(directoryOf))
       }
     })
   )
+}
+
+/** The directory `characters.json` describes, decoded once per decoded file. */
+const directories = new WeakMap<object, CharacterDirectory>()
+const directoryOf = (obj: Option.Option<Readonly<Record<string, unknown>>>): CharacterDirectory => {
+  const known = Option.isSome(obj) ? directories.get(obj.value) : undefined
+  if (known !== undefined) return known
+  const root = Option.getOrUndefined(obj)
+  const master = Option.map(decodeProfile(root?.["主人"]), (p) => p.档案名).pipe(Option.filter((n) => n.trim() !== ""))
+  const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
+  const cards: Record<string, Readonly<Record<string, unknown>>> = {}
+  for (const [n, card] of Object.entries(cats ?? {})) {
+    const fields = Option.getOrUndefined(decodeObject(card))
+    if (fields) cards[n] = fields
+  }
+  const directory = {
+    masterName: master,
+    characters: cats ? Object.keys(cats) : [],
+    masterCard: Option.getOrUndefined(decodeObject(root?.["主人"])),
+    cards
+  }
+  if (root !== undefined) directories.set(root, directory)
+  return directory
 }

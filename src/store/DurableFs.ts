@@ -42,6 +42,26 @@ export const ensureDir = (dir: string) =>
   )
 
 /**
+ * Runs writes into `dir` that create their file there: the directory is made (`ensureDir`) before the first,
+ * and again only when a later write failed because the directory had gone, which then runs once more.
+ */
+export const withinDir = (dir: string) => {
+  let ready = false
+  return <A, E>(write: Effect.Effect<A, E>): Effect.Effect<A, E | StoreError> =>
+    ready
+      ? Effect.catchIf(
+          write,
+          () => !fs.existsSync(dir),
+          () => Effect.zipRight(ensureDir(dir), write)
+        )
+      : Effect.zipRight(ensureDir(dir), write).pipe(
+          Effect.tap(() => {
+            ready = true
+          })
+        )
+}
+
+/**
  * Replaces `file` with `text` atomically; the old content survives any crash before the rename.
  * `full` (default) also fsyncs the directory so the rename itself survives power loss; `content` leaves that
  * to a later `fsyncDir` (journal checkpoints), which keeps one fsync off the acknowledgement path.

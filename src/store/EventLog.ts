@@ -6,7 +6,7 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendDurable, ensureDir, readText, withinDir, writeAtomic, type StoreError } from "./DurableFs.js"
 import { appendPooled, writeAtomicPooled } from "./PooledSync.js"
 import * as ViewFile from "./ViewFile.js"
 
@@ -92,6 +92,7 @@ export const make = (dir: string): EventLog => {
       })
     )
 
+  const inDir = withinDir(dir)
   const checkTail = readText(file).pipe(
     Effect.map((text) => Option.match(text, { onNone: () => false, onSome: (t) => t.length > 0 && !t.endsWith("\n") }))
   )
@@ -101,10 +102,9 @@ export const make = (dir: string): EventLog => {
     append: (events) =>
       Effect.gen(function* () {
         if (events.length === 0) return
-        yield* ensureDir(dir)
         if (needsNewline === undefined) needsNewline = yield* checkTail
         const body = events.map((e) => JSON.stringify(e)).join("\n") + "\n"
-        yield* appendPooled(file, needsNewline ? "\n" + body : body)
+        yield* inDir(appendPooled(file, needsNewline ? "\n" + body : body))
         needsNewline = false
         if (lineCount !== undefined) lineCount += events.length
       }),

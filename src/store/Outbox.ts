@@ -7,7 +7,7 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, readText, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendDurable, readText, withinDir, writeAtomic, type StoreError } from "./DurableFs.js"
 import { syncFilePooled } from "./PooledSync.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -77,6 +77,7 @@ export const readOutbox = (text: string) => {
 export const make = (dir: string, options: { readonly maxAttempts: number; readonly compactAt: number }): Outbox => {
   const file = path.join(dir, "outbox.ndjson")
   let ops = new Map<string, OpState>()
+  const inDir = withinDir(dir)
   let known = new Set<string>()
   let lines = 0
   let needsNewline = false
@@ -84,9 +85,8 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
   const write = (entries: ReadonlyArray<OutboxLine>) =>
     Effect.gen(function* () {
       if (entries.length === 0) return
-      yield* ensureDir(dir)
       const body = entries.map((e) => JSON.stringify(e)).join("\n") + "\n"
-      yield* appendDurable(file, needsNewline ? "\n" + body : body, false)
+      yield* inDir(appendDurable(file, needsNewline ? "\n" + body : body, false))
       needsNewline = false
       lines += entries.length
     })

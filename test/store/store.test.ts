@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Option, Schema } from "effect"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as Cursors from "../../src/store/Cursors.js"
@@ -84,6 +84,27 @@ describe("EventLog", () => {
       assert.strictEqual(after.lastEventId, "c")
       yield* log.setSentinel("zzz", "t")
       assert.strictEqual((yield* log.unapplied).events.length, 3)
+    })
+  )
+
+  it.effect("makes its directory for the first append, and again when it has gone, appending in it", () =>
+    Effect.gen(function* () {
+      const dir = path.join(tempDir(), "character", "nested")
+      const log = EventLog.make(dir)
+      yield* log.append([line("a")])
+      rmSync(path.join(dir, ".."), { recursive: true })
+      yield* log.append([line("b")])
+      assert.deepStrictEqual(
+        (yield* log.unapplied).events.map((e) => e.event_id),
+        ["b"]
+      )
+      const occupied = path.join(tempDir(), "occupied")
+      writeFileSync(occupied, "")
+      assert.strictEqual(
+        (yield* Effect.flip(EventLog.make(occupied).append([line("c")])))._tag,
+        "StoreError",
+        "a file where the directory should be"
+      )
     })
   )
 
