@@ -38,3 +38,25 @@ export const memoPer = <O extends object, I, A>(
     return memo(input)
   }
 }
+
+/**
+ * A memo of a function of two strings, kept by the first and then by the second, so a call builds no key
+ * string; at most `kept` results in all.
+ */
+export const memoTwoStrings = <A>(f: (outer: string, inner: string) => A, kept: number) => {
+  const known = new Map<string, Map<string, { readonly value: A }>>()
+  let held = 0
+  return (outer: string, inner: string): A => {
+    const hit = known.get(outer)?.get(inner)
+    if (hit !== undefined) return hit.value
+    if (held >= kept) {
+      known.clear()
+      held = 0
+    }
+    const value = f(outer, inner)
+    const memo = known.get(outer) ?? new Map<string, { readonly value: A }>()
+    known.set(outer, memo.set(inner, { value }))
+    held++
+    return value
+  }
+}

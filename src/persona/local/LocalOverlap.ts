@@ -5,7 +5,7 @@
  * cut from longer latin words; overlap is |A∩B| / min(|A|,|B|). No stemming beyond that, no synonyms, no
  * Traditional→Simplified folding: texts about one thing in different words or scripts do not meet.
  */
-import { memoString } from "../../domain/Memo.js"
+import { memoTwoStrings } from "../../domain/Memo.js"
 import { recallTokens, stripNames } from "../../recall/Tokenize.js"
 
 export interface Observation {
@@ -28,22 +28,18 @@ const latinWord = /^[\p{L}\p{N}]+$/u
 const trimS = (w: string) =>
   w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && latinWord.test(w) ? w.slice(0, -1) : w
 
-/** The keyword sets of texts for one list of names (joined by U+0001), memoised by text. */
-const keywordsFor = memoString((joined: string) => {
+/** Keyed by the names (joined by U+0001), then by the text. */
+const keywordsOf = memoTwoStrings((joined: string, text: string): ReadonlySet<string> => {
   const names = joined === "" ? [] : joined.split("\u0001")
-  return memoString(
-    (text: string): ReadonlySet<string> =>
-      new Set(
-        recallTokens(stripNames(text, names).toLowerCase())
-          .filter((t) => !functionWords.has(t))
-          .map(trimS)
-      ),
-    20_000
+  return new Set(
+    recallTokens(stripNames(text, names).toLowerCase())
+      .filter((t) => !functionWords.has(t))
+      .map(trimS)
   )
-}, 64)
+}, 20_000)
 
 export const keywords = (text: string, names: ReadonlyArray<string>): ReadonlySet<string> =>
-  keywordsFor(names.join("\u0001"))(text)
+  keywordsOf(names.join("\u0001"), text)
 
 const common = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => [...a].filter((t) => b.has(t)).length
 
