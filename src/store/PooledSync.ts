@@ -82,7 +82,8 @@ const pooled = <A>(op: string, file: string, call: (done: (e: NodeJS.ErrnoExcept
 /**
  * Replaces `file` with `text` atomically as `DurableFs.writeAtomic` does (temp file, fsync, rename; `full`
  * also fsyncs the directory), every step on the thread pool (creating and renaming a file wait on the file
- * system's journal as an fsync does). The old content survives any crash before the rename.
+ * system's journal as an fsync does). The temp file is opened, written, fsynced (`flush`) and closed in one
+ * pool call. The old content survives any crash before the rename.
  */
 export const writeAtomicPooled = (
   file: string,
@@ -90,17 +91,7 @@ export const writeAtomicPooled = (
   durability: "full" | "content" = "full"
 ): Effect.Effect<void, StoreError> => {
   const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
-  const written = Effect.acquireUseRelease(
-    Effect.flatMap(
-      pooled<number>("write", file, (done) => fs.open(tmp, "w", done)),
-      (fd) => (fd === undefined ? Effect.fail(storeError("write", file, "no descriptor")) : Effect.succeed(fd))
-    ),
-    (fd) =>
-      pooled("write", file, (done) => fs.writeFile(fd, text, (e) => done(e))).pipe(
-        Effect.zipRight(syncPooled(fd, false, "write", file))
-      ),
-    (fd) => Effect.async<void>((resume) => fs.close(fd, () => resume(Effect.void)))
-  ).pipe(
+  const written = pooled("write", file, (done) => fs.writeFile(tmp, text, { flush: true }, (e) => done(e))).pipe(
     Effect.zipRight(pooled("write", file, (done) => fs.rename(tmp, file, (e) => done(e)))),
     // Awaited: the temp file is gone by the time the failure is reported.
     Effect.tapError(() => Effect.async<void>((resume) => fs.rm(tmp, { force: true }, () => resume(Effect.void))))
