@@ -9,7 +9,8 @@
 import { Schema } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import * as path from "node:path"
-import * as Bm25 from "../src/recall/Bm25Index.js"
+import * as Bm25 from "../src/recall/bm25/Bm25Index.js"
+import * as Bm25Search from "../src/recall/bm25/Bm25Search.js"
 import { cjkWords, recallTokens } from "../src/recall/Tokenize.js"
 import { analyze, analyzeWith } from "../src/recall/TurnAnalyzer.js"
 import * as TurnIndex from "../src/recall/TurnIndex.js"
@@ -55,7 +56,7 @@ const factHits = (set: typeof MemorySet.Type, terms: (text: string) => Array<str
   const index = Bm25.make()
   for (const s of set.statements) index.upsert(s.id, terms(s.text))
   return set.questions.filter((q) =>
-    Bm25.search([index], terms(q.text), { k1: 1.5, b: 0.75 })
+    Bm25Search.search([index], terms(q.text), { k1: 1.5, b: 0.75 })
       .filter((h) => h.score >= 0.1)
       .sort((a, b) => b.score - a.score)
       .slice(0, 8)

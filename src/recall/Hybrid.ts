@@ -13,7 +13,8 @@
  */
 import { score, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
 import { cosine } from "../reflection/evidence/Rerank.js"
-import * as Bm25 from "./Bm25Index.js"
+import * as Bm25 from "./bm25/Bm25Index.js"
+import * as Bm25Search from "./bm25/Bm25Search.js"
 import type { CorpusView, Partition } from "./RecallCorpus.js"
 import type { RecallEntry } from "./RecallEntry.js"
 import type { RecallRow } from "./RecallTypes.js"
@@ -81,7 +82,7 @@ interface Pool {
   readonly parts: ReadonlyArray<Partition>
   readonly negative: ReadonlySet<string>
   readonly size: number
-  readonly restriction: Bm25.Restriction
+  readonly restriction: Bm25Search.Restriction
   readonly forEach: (f: (entry: RecallEntry) => void) => void
 }
 
@@ -195,7 +196,7 @@ export const hybridRecall = (corpus: CorpusView, q: HybridQuery, t: HybridTunabl
   // (scores descend, so the relative floor keeps a prefix and the two cuts commute).
   const each = t.hybrid_recall_budget_each
   const depth = t.recall_fill_budget ? Math.max(each, t.hybrid_recall_budget_total) : each
-  const bm25 = Bm25.search(
+  const bm25 = Bm25Search.search(
     pool.parts.map((p) => p.index),
     q.tokens,
     { k1: t.bm25_k1, b: t.bm25_b },

@@ -12,7 +12,7 @@
  * terms (Concepts.ts, when a matcher is given); the caller folds (an effect), the corpus tokenizes.
  * `keys`, `placement` and `live` expose the partitions to the writer of the on-disk index (index/RecallIndexWriter.ts).
  */
-import * as Bm25 from "./Bm25Index.js"
+import * as Bm25 from "./bm25/Bm25Index.js"
 import type { RecallEntry, Tier } from "./RecallEntry.js"
 import * as Timeline from "./Timeline.js"
 import { cjkWords, nameStripper, recallTokens } from "./Tokenize.js"

@@ -9,7 +9,8 @@
  * (1 + `speakerBoost`) when the query names the turn's speaker. A hit none of whose own terms is asked for is
  * marked `borrowed`.
  */
-import * as Bm25 from "./Bm25Index.js"
+import * as Bm25 from "./bm25/Bm25Index.js"
+import * as Bm25Search from "./bm25/Bm25Search.js"
 import { analyze } from "./TurnAnalyzer.js"
 
 export type Speaker = "master" | "character" | "other"
@@ -131,11 +132,11 @@ export const make = (p: TurnTierParams, analyzer: (text: string) => Array<string
 
   const search = (terms: ReadonlyArray<string>, named: ReadonlySet<Speaker>, limit: number) => {
     const params = { k1: p.k1, b: p.b }
-    const own = Bm25.search([turnDocs], terms, params)
+    const own = Bm25Search.search([turnDocs], terms, params)
     if (own.length === 0 || limit <= 0) return []
     const bySession = new Map<number, number>()
     if (p.sessionWeight > 0)
-      for (const h of Bm25.search([sessionDocs], terms, params)) bySession.set(Number(h.id), h.score)
+      for (const h of Bm25Search.search([sessionDocs], terms, params)) bySession.set(Number(h.id), h.score)
     const maxOwn = Math.max(...own.map((h) => h.score))
     const maxSession = Math.max(0, ...bySession.values())
     const scored: Array<TurnHit> = []

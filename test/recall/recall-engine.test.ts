@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Bm25 from "../../src/recall/Bm25Index.js"
+import * as Bm25 from "../../src/recall/bm25/Bm25Index.js"
+import * as Bm25Search from "../../src/recall/bm25/Bm25Search.js"
 import { fuse, hybridRecall } from "../../src/recall/Hybrid.js"
 import * as Corpus from "../../src/recall/RecallCorpus.js"
 import { recallTokens, stripNames } from "../../src/recall/Tokenize.js"
@@ -7,7 +8,7 @@ import { factEntry } from "../../src/recall/RecallEntry.js"
 import { corpusOf, fact, NOW, recall, t } from "../support/recall.js"
 
 const scoresOf = (index: Bm25.Bm25Index, query: ReadonlyArray<string>) =>
-  Object.fromEntries(Bm25.search([index], query, { k1: 1.5, b: 0.75 }).map((h) => [h.id, h.score]))
+  Object.fromEntries(Bm25Search.search([index], query, { k1: 1.5, b: 0.75 }).map((h) => [h.id, h.score]))
 
 describe("recall tokens", () => {
   it("strips the speakers' names, keeps Latin words whole and cuts CJK into 2- then 3-grams", () => {
@@ -169,18 +170,18 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
     const index = Bm25.make()
     for (let i = 0; i < 60; i++) index.upsert(`d${i}`, ["tea", ...Array.from({ length: i % 6 }, () => "green")])
     const params = { k1: 1.5, b: 0.75 }
-    const all = Bm25.search([index], ["tea", "green"], params)
+    const all = Bm25Search.search([index], ["tea", "green"], params)
     for (const limit of [1, 5, 10, 11, 59, 60, 100]) {
       const kth = [...all].sort((a, b) => b.score - a.score)[Math.min(limit, all.length) - 1]?.score ?? 0
       assert.deepStrictEqual(
-        Bm25.search([index], ["tea", "green"], params, undefined, limit),
+        Bm25Search.search([index], ["tea", "green"], params, undefined, limit),
         all.filter((h) => h.score >= kth),
         `limit ${limit}`
       )
     }
     // Ten documents share each score, so a limit of 11 keeps twenty.
-    assert.strictEqual(Bm25.search([index], ["tea", "green"], params, undefined, 11).length, 20)
-    assert.deepStrictEqual(Bm25.search([index], ["tea"], params, undefined, 0), [])
+    assert.strictEqual(Bm25Search.search([index], ["tea", "green"], params, undefined, 11).length, 20)
+    assert.deepStrictEqual(Bm25Search.search([index], ["tea"], params, undefined, 0), [])
   })
 
   it("computes the statistics of a restricted pool as if it had been filtered first", () => {
@@ -196,15 +197,15 @@ describe("BM25 (k1 1.5, b 0.75)", () => {
       if (id !== "c") kept.upsert(id, tokens)
     }
     const params = { k1: 1.5, b: 0.75 }
-    const expected = Bm25.search([kept], ["tea", "green"], params)
+    const expected = Bm25Search.search([kept], ["tea", "green"], params)
     assert.deepStrictEqual(
-      Bm25.search([all], ["tea", "green"], params, { _tag: "Except", ids: new Set(["c"]) }),
+      Bm25Search.search([all], ["tea", "green"], params, { _tag: "Except", ids: new Set(["c"]) }),
       expected
     )
     assert.deepStrictEqual(
-      Bm25.search([all], ["tea", "green"], params, {
+      Bm25Search.search([all], ["tea", "green"], params, {
         _tag: "Only",
-        marks: [Bm25.marksOf(all, ["a", "b", "d"])],
+        marks: [Bm25Search.marksOf(all, ["a", "b", "d"])],
         size: 3,
         totalLength: 4
       }),

@@ -15,7 +15,7 @@
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { Bm25View } from "../Bm25Index.js"
+import type { Bm25View } from "../bm25/Bm25Index.js"
 import { RANK_SPAN, tierRank, type CorpusView, type Partition } from "../RecallCorpus.js"
 import type { RecallEntry } from "../RecallEntry.js"
 import * as Db from "./RecallIndexDb.js"
