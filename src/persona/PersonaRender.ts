@@ -11,7 +11,13 @@
  */
 import type { Language } from "../domain/Locale.js"
 import { parseLocal } from "../domain/LocalTime.js"
-import { decayed, type Evidence, type EvidenceTunables } from "../reflection/evidence/Evidence.js"
+import {
+  scoreAt,
+  signalTimes,
+  type Evidence,
+  type EvidenceTunables,
+  type SignalTimes
+} from "../reflection/evidence/Evidence.js"
 import type { Reflection } from "../reflection/Reflection.js"
 import { META, type PersonaFile } from "./Persona.js"
 import { headers, relative } from "./PersonaHeaders.js"
@@ -38,11 +44,10 @@ export interface PersonaRenderInput extends RenderAt {
   readonly count: (text: string) => number
 }
 
-/** Entries competing for one budget, with what scoring them needs (signal times parsed, `NaN` for none). */
+/** Entries competing for one budget, with what scoring them needs. */
 interface Pool<A> {
   readonly items: ReadonlyArray<A>
-  readonly reinAt: Float64Array
-  readonly dispAt: Float64Array
+  readonly times: ReadonlyArray<SignalTimes>
   readonly importance: Float64Array
   readonly cost: Float64Array
   readonly minCost: number
@@ -64,32 +69,23 @@ export interface PreparedPersona {
 
 const DAY = 86_400_000
 const renderable = (e: { readonly text: string }) => /\S/.test(e.text)
-const timeOf = (iso: string | null) => (iso === null ? NaN : (parseLocal(iso) ?? NaN))
+const importanceOf = (e: Readonly<Record<string, unknown>>) =>
+  typeof e["importance"] === "number" ? e["importance"] : 0
 
 const poolOf = <A extends { readonly text: string } & Evidence>(
   items: ReadonlyArray<A>,
   count: (text: string) => number,
-  ranked: "by score" | "by score and importance"
+  importance: (item: A) => number
 ): Pool<A> => {
-  const n = items.length
-  const pool = {
+  const cost = Float64Array.from(items, (e) => count(e.text))
+  return {
     items,
-    reinAt: new Float64Array(n),
-    dispAt: new Float64Array(n),
-    importance: new Float64Array(n),
-    cost: new Float64Array(n),
-    minCost: Number.POSITIVE_INFINITY,
+    times: items.map(signalTimes),
+    importance: Float64Array.from(items, importance),
+    cost,
+    minCost: cost.reduce((m, c) => Math.min(m, c), Number.POSITIVE_INFINITY),
     order: items.map((_, i) => i)
   }
-  items.forEach((e, i) => {
-    const importance: unknown = (e as Readonly<Record<string, unknown>>)["importance"]
-    pool.reinAt[i] = timeOf(e.rein_last_signal_at)
-    pool.dispAt[i] = timeOf(e.disp_last_signal_at)
-    pool.importance[i] = ranked === "by score and importance" && typeof importance === "number" ? importance : 0
-    pool.cost[i] = count(e.text)
-    pool.minCost = Math.min(pool.minCost, pool.cost[i] ?? 0)
-  })
-  return pool
 }
 
 export const preparePersona = (
@@ -108,31 +104,20 @@ export const preparePersona = (
       name: s["display_name"],
       shielded: s.facts.filter((e) => e.protected && renderable(e)).map((e) => e.text)
     })),
-    entries: poolOf(entries.flat(), count, "by score and importance"),
+    entries: poolOf(entries.flat(), count, importanceOf),
     sectionOf: Int32Array.from(entries.flatMap((es, i) => es.map(() => i))),
     quiet: [...new Set([...hidden, ...live.filter((r) => r.status === "confirmed" && r.suppress).map((r) => r.text)])],
     reflections: poolOf(
       live.filter((r) => r.status === "pending" || (r.status === "confirmed" && !r.suppress)),
       count,
-      "by score"
+      () => 0
     )
   }
 }
 
-/** Each item's score at `now`, as `Evidence.score` computes it. */
-const scores = <A extends Evidence>(pool: Pool<A>, now: number, t: EvidenceTunables): Float64Array => {
-  const out = new Float64Array(pool.items.length)
-  pool.items.forEach((e, i) => {
-    const rein =
-      e.reinforcement === 0 ? 0 : decayed(e.reinforcement, ageAt(pool.reinAt[i], now), t.evidence_rein_half_life_days)
-    const disp =
-      e.disputation === 0 ? 0 : decayed(e.disputation, ageAt(pool.dispAt[i], now), t.evidence_disp_half_life_days)
-    out[i] = rein - disp
-  })
-  return out
-}
-const ageAt = (at: number | undefined, now: number) =>
-  at === undefined || Number.isNaN(at) ? 0 : Math.max(0, now - at)
+/** Each item's score at `now`. */
+const scores = <A extends Evidence>(pool: Pool<A>, now: number, t: EvidenceTunables): Float64Array =>
+  Float64Array.from(pool.items, (e, i) => scoreAt(e, pool.times[i] ?? signalTimes(e), now, t))
 
 /**
  * Greedy budget over the items `eligible` admits: by (score, importance) descending, file order among

@@ -49,8 +49,9 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
           Effect.map((text) => Option.flatMap(text, (t) => decodeObj(t))),
           Effect.catchAll(() => Effect.succeed(Option.none<Readonly<Record<string, unknown>>>()))
         )
-      const charactersObject = stampCached(charactersFile, readObject(charactersFile)).pipe(
-        Effect.orElseSucceed(() => Option.none<Readonly<Record<string, unknown>>>())
+      /** Decoded once per version of the file. */
+      const directory = stampCached(charactersFile, Effect.map(readObject(charactersFile), directoryOf)).pipe(
+        Effect.orElseSucceed(() => directoryOf(Option.none()))
       )
       const flag = (obj: Option.Option<Readonly<Record<string, unknown>>>, key: string) => {
         const v = Option.getOrUndefined(obj)?.[key]
@@ -85,17 +86,14 @@ export class AppFiles extends Context.Tag("app/store/AppFiles")<
               )
             )
           ),
-        characters: charactersObject.pipe(Effect.map(directoryOf))
+        characters: directory
       }
     })
   )
 }
 
-/** The directory `characters.json` describes, decoded once per decoded file. */
-const directories = new WeakMap<object, CharacterDirectory>()
+/** The directory `characters.json` describes. */
 const directoryOf = (obj: Option.Option<Readonly<Record<string, unknown>>>): CharacterDirectory => {
-  const known = Option.isSome(obj) ? directories.get(obj.value) : undefined
-  if (known !== undefined) return known
   const root = Option.getOrUndefined(obj)
   const master = Option.map(decodeProfile(root?.["主人"]), (p) => p.档案名).pipe(Option.filter((n) => n.trim() !== ""))
   const cats = Option.getOrUndefined(decodeObject(root?.["猫娘"]))
@@ -104,12 +102,10 @@ const directoryOf = (obj: Option.Option<Readonly<Record<string, unknown>>>): Cha
     const fields = Option.getOrUndefined(decodeObject(card))
     if (fields) cards[n] = fields
   }
-  const directory = {
+  return {
     masterName: master,
     characters: cats ? Object.keys(cats) : [],
     masterCard: Option.getOrUndefined(decodeObject(root?.["主人"])),
     cards
   }
-  if (root !== undefined) directories.set(root, directory)
-  return directory
 }

@@ -39,27 +39,43 @@ export const emptyEvidence: Evidence = {
 
 const DAY = 86_400_000
 
-/** `value × 0.5^(age / halfLife)`; an age at or below zero does not decay. */
+/** `value × 0.5^(age / halfLife)`; an age at or below zero, or a zero value, does not decay. */
 export const decayed = (value: number, ageMillis: number, halfLifeDays: number): number =>
-  ageMillis <= 0 ? value : value * Math.pow(0.5, ageMillis / (halfLifeDays * DAY))
+  ageMillis <= 0 || value === 0 ? value : value * Math.pow(0.5, ageMillis / (halfLifeDays * DAY))
 
-/** Age of a signal; a missing, invalid or future timestamp means no decay. */
-const ageOf = (iso: string | null, nowMillis: number): number => {
-  const at = iso === null ? undefined : parseLocal(iso)
-  return at === undefined ? 0 : Math.max(0, nowMillis - at)
+/** The signal times of an evidence record, parsed (undefined: missing, invalid). */
+export interface SignalTimes {
+  readonly rein: number | undefined
+  readonly disp: number | undefined
 }
 
-export const effective = (e: Evidence, nowMillis: number, t: EvidenceTunables) => ({
-  reinforcement: decayed(e.reinforcement, ageOf(e.rein_last_signal_at, nowMillis), t.evidence_rein_half_life_days),
-  disputation: decayed(e.disputation, ageOf(e.disp_last_signal_at, nowMillis), t.evidence_disp_half_life_days)
+export const signalTimes = (e: Evidence): SignalTimes => ({
+  rein: e.rein_last_signal_at === null ? undefined : parseLocal(e.rein_last_signal_at),
+  disp: e.disp_last_signal_at === null ? undefined : parseLocal(e.disp_last_signal_at)
 })
 
-/** Effective reinforcement minus effective disputation; a protected entry scores +∞. */
-export const score = (e: Evidence, nowMillis: number, t: EvidenceTunables, isProtected = false): number => {
-  if (isProtected) return Number.POSITIVE_INFINITY
-  const eff = effective(e, nowMillis, t)
+/** Age of a signal; a missing, invalid or future time means no decay. */
+const ageOf = (at: number | undefined, nowMillis: number): number =>
+  at === undefined ? 0 : Math.max(0, nowMillis - at)
+
+/** The decayed values, from signal times already parsed (`signalTimes`). */
+export const effectiveAt = (e: Evidence, at: SignalTimes, nowMillis: number, t: EvidenceTunables) => ({
+  reinforcement: decayed(e.reinforcement, ageOf(at.rein, nowMillis), t.evidence_rein_half_life_days),
+  disputation: decayed(e.disputation, ageOf(at.disp, nowMillis), t.evidence_disp_half_life_days)
+})
+
+export const effective = (e: Evidence, nowMillis: number, t: EvidenceTunables) =>
+  effectiveAt(e, signalTimes(e), nowMillis, t)
+
+/** Effective reinforcement minus effective disputation, from signal times already parsed. */
+export const scoreAt = (e: Evidence, at: SignalTimes, nowMillis: number, t: EvidenceTunables): number => {
+  const eff = effectiveAt(e, at, nowMillis, t)
   return eff.reinforcement - eff.disputation
 }
+
+/** Effective reinforcement minus effective disputation; a protected entry scores +∞. */
+export const score = (e: Evidence, nowMillis: number, t: EvidenceTunables, isProtected = false): number =>
+  isProtected ? Number.POSITIVE_INFINITY : scoreAt(e, signalTimes(e), nowMillis, t)
 
 export type Tier = "promoted" | "confirmed" | "archive_candidate" | "pending"
 
