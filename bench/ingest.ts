@@ -5,7 +5,9 @@
  * per second and per-request latency (p50/p99) from the client's side, and the server's CPU (user + system,
  * from `/proc`) per 1,000 turns. Each character gets one turn before the clock starts (its actor and files
  * exist: sustained ingest); `--cold` times first turns too. `--characters 100 --concurrency 32
- * --skip-history` runs one scenario.
+ * --skip-history` runs one scenario. `--distinct` sends the requests in flight to distinct characters (each turn
+ * its own commit: the cost of a commit alone); by default two clients often write to one character at once and
+ * their turns share a commit.
  */
 import { Agent } from "node:http"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -54,7 +56,8 @@ export const scenario = async (
   ports: ReadonlyArray<number>,
   characters: number,
   concurrency: number,
-  seconds: number
+  seconds: number,
+  distinct = false
 ): Promise<IngestResult> => {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const latencies: Array<number> = []
@@ -64,7 +67,7 @@ export const scenario = async (
   const worker = async (w: number) => {
     while (performance.now() < until) {
       const i = sent++
-      const name = nameOf(concurrency, characters, (w + i) % characters)
+      const name = nameOf(concurrency, characters, (distinct ? i : w + i) % characters)
       const t0 = performance.now()
       const status = (await send(agent, ports[w % ports.length] ?? 0, "POST", `/cache/${name}`, turnBody(i))).status
       if (status !== 200) throw new Error(`status ${status}`)
@@ -148,6 +151,7 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       characters: { type: "string" },
       "skip-history": { type: "boolean" },
       cold: { type: "boolean" },
+      distinct: { type: "boolean" },
       json: { type: "boolean" }
     }
   })
@@ -170,7 +174,7 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       for (const characters of characterCounts) {
         if (values.cold !== true) await warmUp([server.port], characters, concurrency)
         const before = cpuTimes(server.child.pid)
-        const s = await scenario([server.port], characters, concurrency, seconds)
+        const s = await scenario([server.port], characters, concurrency, seconds, values.distinct === true)
         const during = cpuTimes(server.child.pid)
         const after = await untilIdle(server.child.pid)
         const perThousand = (t: { readonly user: number; readonly sys: number }) =>

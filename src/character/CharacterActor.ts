@@ -69,6 +69,9 @@ export const make = (name: CharacterName) =>
         Effect.forkIn(scope),
         Effect.asVoid
       )
+    /** The state the mailbox works on (replaced when the actor reloads after a defect). */
+    let current: State.CharacterState | undefined
+    const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
     const parts = yield* ActorParts.make({
       name,
       tunables: t,
@@ -78,14 +81,16 @@ export const make = (name: CharacterName) =>
       reads,
       speakers: speakerNames,
       later,
-      tell: inbox.tell
+      tell: inbox.tell,
+      wakeDrain: (state): Effect.Effect<void> =>
+        lane.submit(jobOf({ _tag: "DrainOutbox" }, drainJob(state), () => Effect.void))
     })
     const { reviewer, recent, recentEdit, memory, intake, scoped, recallVectors, recall, maintenance, locked } = parts
     const { drain, scheduleDrain } = parts
 
-    /** The state the mailbox works on (replaced when the actor reloads after a defect). */
-    let current: State.CharacterState | undefined
-    const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
+    /** A drain handed to the lane; one queued before the state was reloaded has nothing left to do. */
+    const drainJob = (state: State.CharacterState): Effect.Effect<void> =>
+      Effect.suspend(() => (state === current ? Effect.asVoid(drain(state)) : Effect.void))
     /** A lane command's work; a job queued before the state was reloaded answers its caller with a defect. */
     const background = (state: State.CharacterState, envelope: Actor.Envelope<Command>) =>
       Effect.suspend(() => {

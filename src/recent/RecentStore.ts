@@ -54,11 +54,12 @@ export const fileText = (items: ReadonlyArray<StoredMessage>): string => arrayTe
 const appendText = (text: string, added: ReadonlyArray<string>): string =>
   added.length === 0 ? text : text === "[]" ? arrayText(added) : `${text.slice(0, -2)},\n${added.join(",\n")}\n]`
 
+/** The file as last read or written; its items and event ids grow in place as kioku appends (never handed out). */
 interface Cached {
   readonly stamp: Option.Option<FileStamp>
-  readonly items: ReadonlyArray<StoredMessage>
+  readonly items: Array<StoredMessage>
   readonly text: string
-  readonly events: ReadonlySet<string>
+  readonly events: Set<string>
 }
 
 const eventsOf = (items: ReadonlyArray<StoredMessage>): Set<string> => {
@@ -92,8 +93,9 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
           : Effect.fail(new RecentUnreadable({ file, message: "recent.json does not decode as a message list" }))
       }
     })
-    cache = { stamp, items, text: arrayText(items.map(itemText)), events: eventsOf(items) }
-    return cache
+    const read: Cached = { stamp, items: [...items], text: arrayText(items.map(itemText)), events: eventsOf(items) }
+    cache = read
+    return read
   }).pipe(Effect.catchTag("StoreError", (e) => Effect.fail(new RecentUnreadable({ file, message: e.message }))))
 
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
@@ -102,9 +104,10 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
       Effect.zipRight(stampOf(file)),
       Effect.tap((stamp) =>
         Effect.sync(() => {
-          const events = new Set(base.events)
-          for (const id of eventsOf(added)) events.add(id)
-          cache = { stamp, items: [...base.items, ...added], text, events }
+          const next = base === cache ? base : { ...base, items: [...base.items], events: new Set(base.events) }
+          next.items.push(...added)
+          for (const id of eventsOf(added)) next.events.add(id)
+          cache = { ...next, stamp, text }
         })
       ),
       Effect.asVoid
@@ -222,7 +225,9 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
         const wrote = yield* Effect.either(
           writeAtomicPooled(file, text, "content").pipe(
             Effect.zipRight(stampOf(file)),
-            Effect.tap((stamp) => Effect.sync(() => (cache = { stamp, items: next, text, events: eventsOf(next) })))
+            Effect.tap((stamp) =>
+              Effect.sync(() => (cache = { stamp, items: [...next], text, events: eventsOf(next) }))
+            )
           )
         )
         if (wrote._tag === "Left") {

@@ -156,11 +156,14 @@ export interface FileStamp {
   readonly size: number
 }
 
+/** A missing file is `None`, without an exception when it is absent (views not yet written are stat'ed on every read). */
 export const stampOf = (file: string) =>
   attempt("stat", file, () => {
     try {
-      const s = fs.statSync(file, { bigint: true })
-      return Option.some<FileStamp>({ ino: Number(s.ino), mtimeNs: s.mtimeNs, size: Number(s.size) })
+      const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false })
+      return s === undefined
+        ? Option.none<FileStamp>()
+        : Option.some<FileStamp>({ ino: Number(s.ino), mtimeNs: s.mtimeNs, size: Number(s.size) })
     } catch (e) {
       if (isMissing(e)) return Option.none<FileStamp>()
       throw e

@@ -6,7 +6,7 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, ensureDir, readText, withinDir, writeAtomic, type StoreError } from "./DurableFs.js"
+import { appendDurable, ensureDir, readText, withinDir, type StoreError } from "./DurableFs.js"
 import { appendPooled, writeAtomicPooled } from "./PooledSync.js"
 import * as ViewFile from "./ViewFile.js"
 
@@ -85,7 +85,7 @@ export const make = (dir: string): EventLog => {
     )
   )
   const replaceWith = (lines: ReadonlyArray<string>) =>
-    writeAtomic(file, lines.map((l) => l + "\n").join("")).pipe(
+    writeAtomicPooled(file, lines.map((l) => l + "\n").join("")).pipe(
       Effect.tap(() => {
         needsNewline = false
         lineCount = lines.length

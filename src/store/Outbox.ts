@@ -7,8 +7,8 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
-import { appendDurable, readText, withinDir, writeAtomic, type StoreError } from "./DurableFs.js"
-import { syncFilePooled } from "./PooledSync.js"
+import { appendDurable, readText, withinDir, type StoreError } from "./DurableFs.js"
+import { syncFilePooled, writeAtomicPooled } from "./PooledSync.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -93,7 +93,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
 
   const maybeCompact = Effect.suspend(() =>
     ops.size === 0 && lines >= options.compactAt
-      ? writeAtomic(file, "").pipe(
+      ? writeAtomicPooled(file, "").pipe(
           Effect.tap(() =>
             Effect.sync(() => {
               lines = 0

@@ -33,13 +33,16 @@ export const encodeJson = (value: unknown): string => JSON.stringify(value, null
  */
 export const stampCache = <A, E>(file: string, load: Effect.Effect<A, E>) => {
   let cached: { readonly stamp: Option.Option<FileStamp>; readonly value: A } | undefined
-  const read: Effect.Effect<A, E | StoreError> = Effect.gen(function* () {
-    const stamp = yield* stampOf(file)
-    if (cached !== undefined && sameStamp(cached.stamp, stamp)) return cached.value
-    const value = yield* load
-    if (sameStamp(stamp, yield* stampOf(file))) cached = { stamp, value }
-    return value
-  })
+  const reload = (stamp: Option.Option<FileStamp>) =>
+    Effect.gen(function* () {
+      const value = yield* load
+      if (sameStamp(stamp, yield* stampOf(file))) cached = { stamp, value }
+      return value
+    })
+  // Read on every use of a view (several times a turn): the unchanged case is one stat and one step.
+  const read: Effect.Effect<A, E | StoreError> = Effect.flatMap(stampOf(file), (stamp) =>
+    cached !== undefined && sameStamp(cached.stamp, stamp) ? Effect.succeed(cached.value) : reload(stamp)
+  )
   const release = Effect.sync(() => {
     cached = undefined
   })

@@ -34,6 +34,8 @@ export const make = (deps: {
   readonly speakers: Effect.Effect<Speakers>
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
   readonly tell: (command: Command) => Effect.Effect<void>
+  /** Queues an outbox drain on the background lane now (OutboxDrain's `wake`). */
+  readonly wakeDrain: (state: State.CharacterState) => Effect.Effect<void>
 }) =>
   Effect.gen(function* () {
     const { name, scope, files, embedder, later } = deps
@@ -88,6 +90,7 @@ export const make = (deps: {
       tunables: t,
       extract: intake.onExtractOps,
       later,
+      wake: deps.wakeDrain,
       afterTurns: memory.afterTurns
     })
     const { drain, scheduleDrain } = outbox
