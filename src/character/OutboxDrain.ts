@@ -4,7 +4,7 @@
  * `outboxRetry` has passed (a later drain skips it until then; a drain is scheduled for that moment) or
  * dead-lettered when the policy gives up. `maintainNow` drains every pending op regardless of its delay.
  * A drain due now is handed to the actor's background lane directly (`wake`: no trip through the mailbox, which
- * cost a turn about a third of its runtime steps); a retry later is a `DrainOutbox` the actor sends itself.
+ * cost a turn about a tenth of its runtime steps); a retry later is a `DrainOutbox` the actor sends itself.
  */
 import { Clock, Duration, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
