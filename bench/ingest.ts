@@ -5,12 +5,13 @@
  * per second and per-request latency (p50/p99) from the client's side, and the server's CPU (user + system,
  * from `/proc`) per 1,000 turns. Each character gets one turn before the clock starts (its actor and files
  * exist: sustained ingest); `--cold` times first turns too. `--characters 100 --concurrency 32
- * --skip-history` runs one scenario. `--distinct` sends the requests in flight to distinct characters (each turn
+ * --skip-history` runs one scenario. `--history-seed N` starts the history measure's character with N messages
+ * already in its recent.json (a long history only `/cache` ever grew). `--distinct` sends the requests in flight to distinct characters (each turn
  * its own commit: the cost of a commit alone); by default two clients often write to one character at once and
  * their turns share a commit.
  */
 import { Agent } from "node:http"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -121,13 +122,25 @@ export interface HistoryResult {
   readonly lastHundredP99: number
 }
 
+const HISTORY = "history-1000"
+
+/** Writes `items` messages (alternating user and assistant turns) as the character's recent.json, N.E.K.O.'s layout. */
+const seedHistory = (dir: string, items: number) => {
+  mkdirSync(dir, { recursive: true })
+  const messages = Array.from({ length: items }, (_, i) => ({
+    type: i % 2 === 0 ? "human" : "ai",
+    data: { content: i % 2 === 0 ? `earlier turn ${i >> 1}: a walk, then tea.` : `How lovely, turn ${i >> 1}!` }
+  }))
+  writeFileSync(path.join(dir, "recent.json"), JSON.stringify(messages, null, 2))
+}
+
 /** N.E.K.O.'s own measure: one character, one client, 1,000 turns; turns 1–100 against 901–1,000. */
 const historyScenario = async (port: number): Promise<HistoryResult> => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const latencies: Array<number> = []
   for (let i = 0; i < 1000; i++) {
     const t0 = performance.now()
-    await send(agent, port, "POST", "/cache/history-1000", turnBody(i))
+    await send(agent, port, "POST", `/cache/${HISTORY}`, turnBody(i))
     latencies.push(performance.now() - t0)
   }
   agent.destroy()
@@ -152,6 +165,7 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       "skip-history": { type: "boolean" },
       cold: { type: "boolean" },
       distinct: { type: "boolean" },
+      "history-seed": { type: "string" },
       json: { type: "boolean" }
     }
   })
@@ -159,6 +173,8 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
   const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
   const characterCounts = (values.characters ?? "1,10,100").split(",").map(Number)
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
+  const seeded = Number(values["history-seed"] ?? "0")
+  if (seeded > 0) seedHistory(path.join(root, "memory", HISTORY), seeded)
   const server = await startServer(path.join(root, "memory"), [], {
     KIOKU_ACTOR_IDLE_TTL_SECONDS: "3600",
     KIOKU_LOG_LEVEL: "info"

@@ -155,6 +155,7 @@ export const tunableDefaults = {
   journal_checkpoint_interval_ms: 10000,
   recent_write_at_checkpoint: false,
   recent_write_idle_ms: 500,
+  recent_write_defer_bytes: 256 * 1024,
   max_body_bytes: 16 * 1024 * 1024,
   auth_session_ttl_seconds: 12 * 3600,
   llm_summary_base_url: "",

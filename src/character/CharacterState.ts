@@ -130,7 +130,8 @@ export const load = (
       openTimeIndex: (create) => timeIndexOf(state, create),
       recent: RecentStore.make(dir, {
         pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap),
-        deferWrites: tunables.recent_write_at_checkpoint
+        deferWrites: tunables.recent_write_at_checkpoint,
+        deferAbove: tunables.recent_write_defer_bytes
       }),
       events: EventLog.make(dir),
       outbox: Outbox.make(dir, {

@@ -6,9 +6,11 @@
  * reach disk, after the file's own content, on the first write once the file reads again.
  * A whole-file splice (a browser edit) replaces every item, untagged, only while the file still holds exactly
  * the items it names, so replaying it is a no-op once anything changed.
- * With `deferWrites`, items appended to an existing file are applied in memory only (`deferred`: read, content and splices see
- * them) and reach disk at the next `flush` (the journal checkpoint, which advances the sentinel only after
- * it), a splice or any write that cannot be deferred; the journal holds them meanwhile, so a crash replays them.
+ * With `deferWrites` (always) or `deferAbove` (once the file kioku last read or wrote has that many bytes: a rewrite
+ * costs its whole size), items appended to an existing file are applied in memory only (`deferred`: read, content
+ * and splices see them) and reach disk at the next `flush` (the idle write or the journal checkpoint, which
+ * advances the sentinel only after it), a splice or any write that cannot be deferred; the journal holds them
+ * meanwhile, so a crash replays them.
  */
 import { Effect, Option, Schema } from "effect"
 import { statSync } from "node:fs"
@@ -71,7 +73,14 @@ const eventsOf = (items: ReadonlyArray<StoredMessage>): Set<string> => {
   return ids
 }
 
-export const make = (dir: string, options: { readonly pendingCap: number; readonly deferWrites?: boolean }) => {
+export const make = (
+  dir: string,
+  options: { readonly pendingCap: number; readonly deferWrites?: boolean; readonly deferAbove?: number }
+) => {
+  const deferAbove = options.deferAbove ?? 0
+  /** Whether new items for the file as `disk` holds it wait for the next flush. */
+  const holds = (disk: Cached) =>
+    options.deferWrites === true || (deferAbove > 0 && Option.isSome(disk.stamp) && disk.stamp.value.size >= deferAbove)
   const file = path.join(dir, "recent.json")
   let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
@@ -135,7 +144,7 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
         keepPending(fresh)
         return { written: false }
       }
-      if (defer && pending.length === 0 && Option.isSome(disk.right.stamp)) {
+      if (defer && holds(disk.right) && pending.length === 0 && Option.isSome(disk.right.stamp)) {
         for (const e of events) if (e.messages.length > 0) deferredIds.add(e.eventId)
         deferred.push(...fresh)
         return { written: true }
@@ -193,7 +202,7 @@ export const make = (dir: string, options: { readonly pendingCap: number; readon
      */
     appendEvents: (
       events: ReadonlyArray<{ readonly eventId: string; readonly messages: ReadonlyArray<StoredMessage> }>
-    ): Effect.Effect<AppendResult, never> => append(events, options.deferWrites === true),
+    ): Effect.Effect<AppendResult, never> => append(events, true),
     /** Writes the deferred items (none: nothing to do); false when they could not be written. */
     flush,
     /** How many appended items wait for the next flush. */

@@ -1,9 +1,9 @@
 /**
- * recent.json written at journal checkpoints (`recent_write_at_checkpoint`): a `/cache` turn is acknowledged
- * once its journal line is fsynced, while the file on disk may still lack it. A SIGKILL in that window loses
- * nothing acknowledged: the restart replays the journal past the sentinel into recent.json, each turn once,
- * in order; a clean stop writes what is held. The checkpoint interval and the idle delay are set far out so
- * the window stays open.
+ * recent.json written at journal checkpoints (`recent_write_at_checkpoint`, or `recent_write_defer_bytes` once the
+ * file is that large): a `/cache` turn is acknowledged once its journal line is fsynced, while the file on disk
+ * may still lack it. A SIGKILL in that window loses nothing acknowledged: the restart replays the journal past the
+ * sentinel into recent.json, each turn once, in order; a clean stop writes what is held. The checkpoint interval
+ * and the idle delay are set far out so the window stays open.
  */
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
@@ -11,11 +11,12 @@ import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { flushRecent, history, post, serverSuite, turn, type RunningServer } from "../support/server.js"
 
-const env = {
-  KIOKU_RECENT_WRITE_AT_CHECKPOINT: "true",
-  KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000",
-  KIOKU_RECENT_WRITE_IDLE_MS: "600000"
-}
+const far = { KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000", KIOKU_RECENT_WRITE_IDLE_MS: "600000" }
+/** Every turn held, or (the default policy with a tiny threshold) every turn once the file exists. */
+const configurations = [
+  { held: "always (recent_write_at_checkpoint)", env: { ...far, KIOKU_RECENT_WRITE_AT_CHECKPOINT: "true" } },
+  { held: "once the file is large (recent_write_defer_bytes)", env: { ...far, KIOKU_RECENT_WRITE_DEFER_BYTES: "1" } }
+]
 
 const recentTexts = (dir: string): Array<unknown> =>
   (JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8")) as Array<{ data: { content: unknown } }>).map(
@@ -37,7 +38,7 @@ const journalLines = (dir: string) =>
     .split("\n")
     .filter((l) => l.trim() !== "").length
 
-describe("recent.json written at checkpoints", () => {
+describe.each(configurations)("recent.json written at checkpoints, turns held $held", ({ env }) => {
   let server: RunningServer | undefined
   const { temp, start } = serverSuite()
 
