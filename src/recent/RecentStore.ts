@@ -113,10 +113,9 @@ export const make = (
       Effect.zipRight(stampOf(file)),
       Effect.tap((stamp) =>
         Effect.sync(() => {
-          const next = base === cache ? base : { ...base, items: [...base.items], events: new Set(base.events) }
-          next.items.push(...added)
-          for (const id of eventsOf(added)) next.events.add(id)
-          cache = { ...next, stamp, text }
+          base.items.push(...added)
+          for (const id of eventsOf(added)) base.events.add(id)
+          cache = { ...base, stamp, text }
         })
       ),
       Effect.asVoid
