@@ -1,6 +1,7 @@
 /**
  * The registry of live character actors: one actor per `lanlan_name`, created on first use by an `RcMap`
- * and released after `actor_idle_ttl_seconds` without users, or sooner when more than `actor_max_live` are
+ * and held between requests by a pin (Pins.ts: a request on a live actor takes no reference of its own),
+ * released after `actor_idle_ttl_seconds` without users, or sooner when more than `actor_max_live` are
  * live or their estimated memory (Footprint.ts) passes `actor_max_live_mb` (the least recently used ones no
  * request is using close first, never the one just used; a later request reopens them); a new
  * actor for a name waits until the evicted one has closed, so there is never more than one writer per
@@ -11,6 +12,7 @@
  */
 import type { QueryRequest, QueryResult } from "../recall/RecallTypes.js"
 import { Cause, Clock, Context, Deferred, Duration, Effect, Layer, Option, RcMap, Schema, Scope } from "effect"
+import * as Pins from "../runtime/Pins.js"
 import * as path from "node:path"
 import type { CharacterName } from "../domain/CharacterName.js"
 import { AppFiles } from "../store/AppFiles.js"
@@ -101,6 +103,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         footprintTotal -= footprints.get(name)?.bytes ?? 0
         footprints.delete(name)
       }
+      // No idle time to live of its own: an entry closes once its pin (below) and every request let go.
       const actors = yield* RcMap.make({
         lookup: (name: CharacterName) =>
           handover.guard(
@@ -110,13 +113,19 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
               Effect.tap(() => measure(name)),
               Effect.provide(context)
             )
-          ),
-        idleTimeToLive: Duration.seconds(settings.tunables.actor_idle_ttl_seconds)
+          )
       })
       /** Names in order of last use (oldest first) and the requests each has in flight. */
       const lastUse = new Set<CharacterName>()
       const inFlight = new Map<CharacterName, number>()
       const idle = (name: CharacterName) => (inFlight.get(name) ?? 0) === 0
+      const pins = Pins.make<CharacterName, Effect.Effect.Success<ReturnType<typeof get>>>({
+        ttlMillis: settings.tunables.actor_idle_ttl_seconds * 1000,
+        scope: yield* Effect.scope,
+        idle
+      })
+      /** Closes the character's actor (once no request holds it). */
+      const drop = (name: CharacterName) => Effect.zipRight(pins.release(name), RcMap.invalidate(actors, name))
       const evicting = yield* Effect.makeSemaphore(1)
       /**
        * Closes the least recently used idle actors while more than `actor_max_live` are live or their estimate is
@@ -136,7 +145,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
               lastUse.delete(name)
               unmeasure(name)
               excess--
-              yield* RcMap.invalidate(actors, name)
+              yield* drop(name)
             }
           }
         })
@@ -156,24 +165,20 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
           return keys.length > cap || (footprintTotal > budget && keys.length > 1)
         })
       })
-      /** Takes the estimate again when the last one is older than `footprintRefreshMillis`. */
-      const remeasure = (name: CharacterName) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const last = footprints.get(name)
-          return last !== undefined && now - last.at > footprintRefreshMillis ? measure(name) : Effect.void
-        })
-      const enter = (name: CharacterName) =>
-        Effect.sync(() => {
-          inFlight.set(name, (inFlight.get(name) ?? 0) + 1)
-          lastUse.delete(name)
-          lastUse.add(name)
-        })
+      const enterNow = (name: CharacterName) => {
+        inFlight.set(name, (inFlight.get(name) ?? 0) + 1)
+        lastUse.delete(name)
+        lastUse.add(name)
+      }
+      /** A request left: arms the pin's expiry, takes the estimate again when it is older than `footprintRefreshMillis`. */
       const leave = (name: CharacterName) =>
-        Effect.suspend(() => {
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const n = (inFlight.get(name) ?? 1) - 1
           if (n > 0) inFlight.set(name, n)
           else inFlight.delete(name)
-          return remeasure(name).pipe(
+          const last = footprints.get(name)
+          return (n > 0 ? Effect.void : pins.idleFrom(name, now)).pipe(
+            Effect.zipRight(last !== undefined && now - last.at > footprintRefreshMillis ? measure(name) : Effect.void),
             Effect.zipRight(overCap),
             Effect.flatMap((over) => (over ? evictOverCap : Effect.void))
           )
@@ -183,17 +188,26 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         RcMap.get(actors, name).pipe(
           Effect.onError((cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : RcMap.invalidate(actors, name)))
         )
-      const using = <A, E>(
-        name: CharacterName,
-        f: (actor: Effect.Effect.Success<ReturnType<typeof get>>) => Effect.Effect<A, E>
-      ) =>
-        admission.admit(
-          name,
-          Effect.acquireUseRelease(
-            enter(name),
-            () => Effect.scoped(Effect.flatMap(get(name), f)),
-            () => leave(name)
-          )
+      type Actor = Effect.Effect.Success<ReturnType<typeof get>>
+      /** A request on the character: on its pinned actor when the door is open, else through the door and the map. */
+      const using = <A, E>(name: CharacterName, f: (actor: Actor) => Effect.Effect<A, E>) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.suspend(() => {
+            const pinned = pins.peek(name)
+            if (pinned === undefined || !admission.tryEnter(name))
+              return restore(
+                admission.admit(
+                  name,
+                  Effect.acquireUseRelease(
+                    Effect.sync(() => enterNow(name)),
+                    () => pins.acquire(name, get(name), f),
+                    () => leave(name)
+                  )
+                )
+              )
+            enterNow(name)
+            return Effect.ensuring(restore(f(pinned)), Effect.zipRight(admission.leave(name), leave(name)))
+          })
         )
       return {
         ask: <A, E>(name: CharacterName, build: (reply: Deferred.Deferred<A, E | ActorDefect>) => Command) =>
@@ -203,7 +217,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
         warm: (name) => using(name, () => Effect.void),
         tell: (name, command) => using(name, (actor) => actor.tell(command)),
         active: RcMap.keys(actors),
-        close: (name) => Effect.suspend(() => (idle(name) ? RcMap.invalidate(actors, name) : Effect.void)),
+        close: (name) => Effect.suspend(() => (idle(name) ? drop(name) : Effect.void)),
         health: (name) =>
           Effect.gen(function* () {
             if (!(yield* RcMap.keys(actors)).includes(name)) return Option.none()
@@ -215,7 +229,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
               for (const name of names) {
                 if (!(yield* admission.close(name, exclusiveWait)))
                   return yield* Effect.fail(new CharacterBusy({ name }))
-                const held = yield* handover.hold(name, exclusiveWait, RcMap.invalidate(actors, name))
+                const held = yield* handover.hold(name, exclusiveWait, drop(name))
                 if (Option.isNone(held)) return yield* Effect.fail(new CharacterBusy({ name }))
               }
               return yield* work

@@ -9,6 +9,9 @@ import { Deferred, Duration, Effect, Option, type Scope } from "effect"
 export interface Admission<K> {
   /** Runs `effect` as a request on `key`, once the key's door is open. */
   readonly admit: <A, E, R>(key: K, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Enters `key` at once when its door is open (true); a request that entered this way must `leave`. */
+  readonly tryEnter: (key: K) => boolean
+  readonly leave: (key: K) => Effect.Effect<void>
   /** Closes the door on `key` and waits at most `timeout` for the requests inside; false when they stayed. */
   readonly close: (key: K, timeout: Duration.DurationInput) => Effect.Effect<boolean, never, Scope.Scope>
 }
@@ -21,7 +24,8 @@ export const make = <K>(): Admission<K> => {
     Effect.gen(function* () {
       for (let door = doors.get(key); door !== undefined; door = doors.get(key)) yield* Deferred.await(door)
     })
-  const enter = (key: K) => Effect.sync(() => inside.set(key, (inside.get(key) ?? 0) + 1))
+  const enterNow = (key: K) => inside.set(key, (inside.get(key) ?? 0) + 1)
+  const enter = (key: K) => Effect.sync(() => enterNow(key))
   const leave = (key: K) =>
     Effect.suspend(() => {
       const left = (inside.get(key) ?? 1) - 1
@@ -44,6 +48,12 @@ export const make = <K>(): Admission<K> => {
           () => leave(key)
         )
       ),
+    tryEnter: (key) => {
+      if (doors.has(key)) return false
+      enterNow(key)
+      return true
+    },
+    leave,
     close: (key, timeout) =>
       Effect.gen(function* () {
         yield* atDoor(key)
