@@ -119,9 +119,8 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
       const lastUse = new Set<CharacterName>()
       const inFlight = new Map<CharacterName, number>()
       const idle = (name: CharacterName) => (inFlight.get(name) ?? 0) === 0
-      const pins = Pins.make<CharacterName, Effect.Effect.Success<ReturnType<typeof get>>>({
+      const pins = yield* Pins.make<CharacterName, Effect.Effect.Success<ReturnType<typeof get>>>({
         ttlMillis: settings.tunables.actor_idle_ttl_seconds * 1000,
-        scope: yield* Effect.scope,
         idle
       })
       /** Closes the character's actor (once no request holds it). */

@@ -4,9 +4,11 @@
  * semaphore (a quarter of the CPU of a mailbox read over HTTP). The first request on a key takes its reference
  * in a scope of its own and keeps it as the key's pin when none is held. A pin is released `ttlMillis` after
  * the key's last request ended (the registry's idle time to live: the map itself closes an entry as soon as no
- * reference is left) unless another request comes first, or at once by `release`.
+ * reference is left) unless another request comes first, or at once by `release`, which also stops its timer.
+ * The timers run on the runtime `make` was called in, not on the request that armed them: a timer forked from
+ * a request would keep that request's context (its HTTP request and body) alive until it expires.
  */
-import { Clock, Effect, Exit, Scope } from "effect"
+import { Clock, Effect, Exit, Fiber, Runtime, Scope } from "effect"
 
 export interface Pins<K, A> {
   /** The pinned value of `key`, if one is held. */
@@ -23,65 +25,77 @@ export interface Pins<K, A> {
   readonly release: (key: K) => Effect.Effect<void>
 }
 
+/** Pins whose timers stop when the scope closes. */
 export const make = <K, A>(options: {
   readonly ttlMillis: number
-  /** Where the expiry timers run. */
-  readonly scope: Scope.Scope
   /** Whether no request is using the key. */
   readonly idle: (key: K) => boolean
-}): Pins<K, A> => {
-  const pins = new Map<K, { readonly value: A; readonly scope: Scope.CloseableScope }>()
-  const expiry = new Map<K, number>()
-  const watching = new Set<K>()
+}): Effect.Effect<Pins<K, A>, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const runtime = yield* Effect.runtime<never>()
+    const pins = new Map<K, { readonly value: A; readonly scope: Scope.CloseableScope }>()
+    const expiry = new Map<K, number>()
+    const timers = new Map<K, Fiber.RuntimeFiber<void>>()
+    yield* Effect.addFinalizer(() => Effect.suspend(() => Fiber.interruptAll([...timers.values()])))
 
-  const release = (key: K): Effect.Effect<void> =>
-    Effect.suspend(() => {
-      const pin = pins.get(key)
-      expiry.delete(key)
-      if (pin === undefined) return Effect.void
-      pins.delete(key)
-      return Scope.close(pin.scope, Exit.void)
-    })
-
-  /** One timer per idle pinned key: sleeps until its expiry, which a later request moves on. */
-  const watch = (key: K) =>
-    Effect.gen(function* () {
-      while (true) {
-        const at = expiry.get(key)
-        if (at === undefined || !pins.has(key) || !options.idle(key)) return
-        const now = yield* Clock.currentTimeMillis
-        if (now >= at) return yield* release(key)
-        yield* Effect.sleep(at - now)
-      }
-    }).pipe(Effect.ensuring(Effect.sync(() => watching.delete(key))))
-
-  return {
-    peek: (key) => pins.get(key)?.value,
-    acquire: (key, get, use) =>
+    const unpin = (key: K): Effect.Effect<void> =>
       Effect.suspend(() => {
-        let kept = false
-        return Effect.acquireUseRelease(
-          Scope.make(),
-          (scope) =>
-            Effect.flatMap(Scope.extend(get, scope), (value) => {
-              if (!pins.has(key)) {
-                pins.set(key, { value, scope })
-                kept = true
-              }
-              return use(value)
-            }),
-          (scope, exit) => (kept ? Effect.void : Scope.close(scope, exit))
-        )
-      }),
-    idleFrom: (key, now) =>
-      Effect.suspend(() => {
-        if (!pins.has(key)) return Effect.void
-        expiry.set(key, now + options.ttlMillis)
-        if (watching.has(key)) return Effect.void
-        watching.add(key)
-        // Interruptible although forked from a request's release (uninterruptible): shutdown stops it at once.
-        return Effect.asVoid(Effect.forkIn(Effect.interruptible(watch(key)), options.scope))
-      }),
-    release
-  }
-}
+        const pin = pins.get(key)
+        expiry.delete(key)
+        if (pin === undefined) return Effect.void
+        pins.delete(key)
+        return Scope.close(pin.scope, Exit.void)
+      })
+
+    /** One timer per idle pinned key: sleeps until its expiry, which a later request moves on. */
+    const watch = (key: K): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        while (true) {
+          const at = expiry.get(key)
+          if (at === undefined || !pins.has(key) || !options.idle(key)) return void timers.delete(key)
+          const now = yield* Clock.currentTimeMillis
+          if (now < at) {
+            yield* Effect.sleep(at - now)
+            continue
+          }
+          timers.delete(key)
+          return yield* unpin(key)
+        }
+      })
+
+    return {
+      peek: (key) => pins.get(key)?.value,
+      acquire: (key, get, use) =>
+        Effect.suspend(() => {
+          let kept = false
+          return Effect.acquireUseRelease(
+            Scope.make(),
+            (scope) =>
+              Effect.flatMap(Scope.extend(get, scope), (value) => {
+                if (!pins.has(key)) {
+                  pins.set(key, { value, scope })
+                  kept = true
+                }
+                return use(value)
+              }),
+            (scope, exit) => (kept ? Effect.void : Scope.close(scope, exit))
+          )
+        }),
+      idleFrom: (key, now) =>
+        Effect.sync(() => {
+          if (!pins.has(key)) return
+          expiry.set(key, now + options.ttlMillis)
+          if (timers.has(key)) return
+          const timer = Runtime.runFork(runtime)(watch(key))
+          // A timer that finished at once (no time to live) has released the pin itself.
+          if (timer.unsafePoll() === null) timers.set(key, timer)
+        }),
+      release: (key) =>
+        Effect.suspend(() => {
+          const timer = timers.get(key)
+          timers.delete(key)
+          if (timer !== undefined) timer.unsafeInterruptAsFork(timer.id())
+          return unpin(key)
+        })
+    }
+  })

@@ -17,11 +17,7 @@ describe("Pins", () => {
           })
       })
       const busy = new Set<string>()
-      const pins = Pins.make<string, number>({
-        ttlMillis: 60_000,
-        scope: yield* Effect.scope,
-        idle: (k) => !busy.has(k)
-      })
+      const pins = yield* Pins.make<string, number>({ ttlMillis: 60_000, idle: (k) => !busy.has(k) })
       const use = (key: string) => pins.acquire(key, RcMap.get(map, key), (n) => Effect.succeed(n))
 
       assert.isUndefined(pins.peek("a"))
