@@ -6,9 +6,9 @@
  * from `/proc`) per 1,000 turns. Each character gets one turn before the clock starts (its actor and files
  * exist: sustained ingest); `--cold` times first turns too. `--characters 100 --concurrency 32
  * --skip-history` runs one scenario. `--history-seed N` starts the history measure's character with N messages
- * already in its recent.json (a long history only `/cache` ever grew). `--distinct` sends the requests in flight to distinct characters (each turn
- * its own commit: the cost of a commit alone); by default two clients often write to one character at once and
- * their turns share a commit.
+ * already in its recent.json (a long history only `/cache` ever grew). `--distinct` sends the requests in flight
+ * to distinct characters (each turn its own commit: the cost of a commit alone); by default two clients often
+ * write to one character at once and their turns share a commit.
  */
 import { Agent } from "node:http"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"

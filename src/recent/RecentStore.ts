@@ -78,9 +78,10 @@ export const make = (
   options: { readonly pendingCap: number; readonly deferWrites?: boolean; readonly deferAbove?: number }
 ) => {
   const deferAbove = options.deferAbove ?? 0
-  /** Whether new items for the file as `disk` holds it wait for the next flush. */
+  /** Whether new items for the file as `disk` holds it wait for the next flush (a missing file is written at once). */
   const holds = (disk: Cached) =>
-    options.deferWrites === true || (deferAbove > 0 && Option.isSome(disk.stamp) && disk.stamp.value.size >= deferAbove)
+    Option.isSome(disk.stamp) &&
+    (options.deferWrites === true || (deferAbove > 0 && disk.stamp.value.size >= deferAbove))
   const file = path.join(dir, "recent.json")
   let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
@@ -143,7 +144,7 @@ export const make = (
         keepPending(fresh)
         return { written: false }
       }
-      if (defer && holds(disk.right) && pending.length === 0 && Option.isSome(disk.right.stamp)) {
+      if (defer && pending.length === 0 && holds(disk.right)) {
         for (const e of events) if (e.messages.length > 0) deferredIds.add(e.eventId)
         deferred.push(...fresh)
         return { written: true }

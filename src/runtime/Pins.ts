@@ -94,8 +94,7 @@ export const make = <K, A>(options: {
         Effect.suspend(() => {
           const timer = timers.get(key)
           timers.delete(key)
-          if (timer !== undefined) timer.unsafeInterruptAsFork(timer.id())
-          return unpin(key)
+          return Effect.zipRight(timer === undefined ? Effect.void : Fiber.interruptFork(timer), unpin(key))
         })
     }
   })
