@@ -6,7 +6,8 @@
  * `seen_<loop>` per loop (the sequence at which that loop's last settled visit began) and `timer` (when the
  * time-driven loops must look again although nothing changed). A loop is due for a character while
  * `changed > seen_<loop>`. Marks are written with `synchronous = FULL`, before the journal line they announce,
- * so a crash can leave a character due without work (one wasted visit), never work without a mark.
+ * so a crash can leave a character due without work (one wasted visit), never work without a mark; visits are
+ * not synced on their own (a lost one means one more visit).
  */
 import Database from "better-sqlite3"
 import { Effect } from "effect"
@@ -100,6 +101,17 @@ const make = (db: Database.Database, loops: ReadonlyArray<string>): DueIndex => 
   const names = (sql: string) => (db.prepare(sql).all() as ReadonlyArray<{ name: string }>).map((r) => r.name)
   const unsettled = `changed > MAX(${loops.map(column).join(", ")})`
   const remove = db.prepare("DELETE FROM due WHERE name = ?")
+  const visits = new Map<string, Database.Statement>()
+  const visit = (loop: string) => {
+    const c = column(loop)
+    const known = visits.get(c)
+    if (known !== undefined) return known
+    const made = db.prepare(
+      `UPDATE due SET ${c} = CASE WHEN ? THEN MAX(${c}, ?) ELSE ${c} END, timer = ? WHERE name = ?`
+    )
+    visits.set(c, made)
+    return made
+  }
   return {
     mark: (name) => {
       seq++
@@ -114,13 +126,14 @@ const make = (db: Database.Database, loops: ReadonlyArray<string>): DueIndex => 
     dueFor: (loop) => names(`SELECT name FROM due WHERE changed > ${column(loop)} ORDER BY name`),
     unsettled: () => names(`SELECT name FROM due WHERE ${unsettled} ORDER BY name`),
     visited: (name, loop, at, settled, timer) => {
-      const c = column(loop)
-      db.prepare(`UPDATE due SET ${c} = CASE WHEN ? THEN MAX(${c}, ?) ELSE ${c} END, timer = ? WHERE name = ?`).run(
-        settled ? 1 : 0,
-        at,
-        timer,
-        name
-      )
+      // A lost visit costs one more visit, never work: it is not synced on its own; the next mark's sync
+      // carries it (WAL frames are synced in order).
+      db.pragma("synchronous = NORMAL")
+      try {
+        visit(loop).run(settled ? 1 : 0, at, timer, name)
+      } finally {
+        db.pragma("synchronous = FULL")
+      }
     },
     remove: (name) => void remove.run(name),
     epoch: (loop, epoch) => {
