@@ -39,6 +39,7 @@ import { DueWork } from "../maintenance/DueWork.js"
 import * as BesideReads from "./beside/BesideReads.js"
 import * as SessionStep from "./lifecycle/SessionStep.js"
 import * as ActorParts from "./lifecycle/ActorParts.js"
+import * as Later from "./lifecycle/Later.js"
 
 /** How long closing an actor waits for the recall index writes in flight (the next start reads the index). */
 const INDEX_SETTLE_WAIT = "10 seconds"
@@ -63,12 +64,7 @@ export const make = (name: CharacterName) =>
     const reads = makeReads({ name, tunables: t, files })
     const { speakers, renderDialog } = reads
     const speakerNames = Effect.map(speakers, (s) => s.speakers)
-    const later = (c: Command, delayMillis = 0) =>
-      (delayMillis > 0 ? Effect.sleep(delayMillis) : Effect.void).pipe(
-        Effect.zipRight(inbox.tell(c)),
-        Effect.forkIn(scope),
-        Effect.asVoid
-      )
+    const { later, waiting } = Later.make(inbox.tell, scope)
     /** The state the mailbox works on (replaced when the actor reloads after a defect). */
     let current: State.CharacterState | undefined
     const lane = yield* Lane.make(() => current?.recordWrites ?? 0)
@@ -81,6 +77,7 @@ export const make = (name: CharacterName) =>
       reads,
       speakers: speakerNames,
       later,
+      waiting,
       tell: inbox.tell,
       wakeDrain: (state): Effect.Effect<void> =>
         lane.submit(jobOf({ _tag: "DrainOutbox" }, drainJob(state), () => Effect.void))

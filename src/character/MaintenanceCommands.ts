@@ -39,6 +39,8 @@ export const make = (deps: {
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
   /** After a backfill tick changed vectors and left none to make (the recall index's pack is offered). */
   readonly vectorsSettled: (state: State.CharacterState) => Effect.Effect<void>
+  /** Whether the actor holds work for later that only time brings back (timers, retries, turns to extract). */
+  readonly deferred: (state: State.CharacterState) => boolean
 }) => {
   const { intake, memory, recent, files } = deps
   const t = deps.tunables
@@ -113,6 +115,7 @@ export const make = (deps: {
               ...(state.vectorBacklog ? ["vector_backfill"] : [])
             ],
             timeBound: held.some((f) => existsSync(path.join(state.dir, f))),
+            deferred: deps.deferred(state),
             exists: state.exists()
           })
           return true

@@ -237,6 +237,8 @@ export const make = (deps: {
       sweep,
       signals,
       count,
-      trackMentions: keeper.trackMentions
+      trackMentions: keeper.trackMentions,
+      /** Whether a failed rebuttal window waits for its retry time. */
+      rebuttalFailing: rebuttal.failing
     }
   })

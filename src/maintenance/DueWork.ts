@@ -1,7 +1,8 @@
 /**
  * Which characters the maintenance loops must visit, kept in the due-work index (store/DueIndex.ts). A
- * character's actor marks it before every journal write; a loop's visit that ends with the character quiet for
- * `maintenance_settle_seconds` and nothing left for that loop settles it for that loop; a character holding
+ * character's actor marks it before every journal write; a loop's visit that ends with nothing left for that
+ * loop settles it for that loop once the actor keeps no work for later in memory (`deferred`) or the
+ * character has been quiet for `maintenance_settle_seconds`; a character holding
  * memory is looked at again by the time-driven loops every `maintenance_recheck_seconds`. Marks already
  * covering the last visit's start are skipped, so a busy character writes the index about once per visit, not
  * per turn. The index is trusted only when the last process that held the root kept it (`RootHolder`); else,
@@ -28,6 +29,11 @@ export interface DueReport {
   readonly pending: ReadonlyArray<string>
   /** Whether it holds memory that time alone changes (facts, reflections, persona). */
   readonly timeBound: boolean
+  /**
+   * Whether it keeps work in memory that only time brings back (a scheduled command, a retry, an idle check,
+   * turns waiting for an extraction window); such work is lost if the actor closes, so the loops look again.
+   */
+  readonly deferred: boolean
   readonly exists: boolean
 }
 
@@ -161,7 +167,7 @@ export class DueWork extends Context.Tag("app/maintenance/DueWork")<DueWork, Due
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const quietFor = Math.min(report.quietFor, now - (changedAt.get(name) ?? Number.NEGATIVE_INFINITY))
-            const settled = quietFor >= settleMs && !report.pending.includes(loop)
+            const settled = (quietFor >= settleMs || !report.deferred) && !report.pending.includes(loop)
             const timer = report.timeBound ? now + recheckMs : null
             yield* guard(
               "visited",

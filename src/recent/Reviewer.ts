@@ -61,9 +61,12 @@ export const make = (deps: ReviewerDeps) =>
         yield* Effect.ignoreLogged(state.ensureDir.pipe(Effect.zipRight(viewOf(state).write(next))))
       })
 
+    /** Whether the last gate said "too soon": a review waits for `review_min_interval_seconds`. */
+    let tooSoon = false
     /** The review gate's verdict now (`ok`, or why no review may start). */
     const gate = (state: RecentHost) =>
       Effect.gen(function* () {
+        tooSoon = false
         if (yield* claims.retired(state.name)) return "retired"
         const rs = yield* load(state)
         const { items, degraded } = yield* state.recent.read
@@ -81,6 +84,7 @@ export const make = (deps: ReviewerDeps) =>
           },
           t
         )
+        tooSoon = verdict === "too_soon"
         if (verdict !== "ok") yield* Effect.logDebug("review skipped").pipe(Effect.annotateLogs({ gate: verdict }))
         return verdict
       })
@@ -173,5 +177,5 @@ export const make = (deps: ReviewerDeps) =>
         if ((yield* load(state)).review_clean) yield* save(state, { review_clean: false })
       })
 
-    return { gate, start, onDone, onFailed, markDirty }
+    return { gate, start, onDone, onFailed, markDirty, waiting: () => tooSoon }
   })

@@ -33,6 +33,8 @@ export const make = (deps: {
   readonly reads: ReturnType<typeof makeReads>
   readonly speakers: Effect.Effect<Speakers>
   readonly later: (command: Command, delayMillis?: number) => Effect.Effect<void>
+  /** How many delayed commands not yet sent hold work the state does not show (Later.ts). */
+  readonly waiting: () => number
   readonly tell: (command: Command) => Effect.Effect<void>
   /** Queues an outbox drain on the background lane now (OutboxDrain's `wake`). */
   readonly wakeDrain: (state: State.CharacterState) => Effect.Effect<void>
@@ -107,7 +109,16 @@ export const make = (deps: {
       recent,
       drain,
       later,
-      vectorsSettled: (state) => locked(recall.offerPack(state))
+      vectorsSettled: (state) => locked(recall.offerPack(state)),
+      deferred: (state) =>
+        deps.waiting() > 0 ||
+        recent.busy(state) ||
+        recent.idleCheckArmed() ||
+        reviewer.waiting() ||
+        state.drainScheduled ||
+        state.intake.turnsSince > 0 ||
+        state.intake.windowFailures > 0 ||
+        memory.rebuttalFailing()
     })
     return {
       reviewer,

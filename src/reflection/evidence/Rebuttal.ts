@@ -102,5 +102,5 @@ export const make = (deps: {
         return lines.length
       })
 
-    return { tick }
+    return { tick, failing: () => failures > 0 }
   })
