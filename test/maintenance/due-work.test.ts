@@ -49,6 +49,17 @@ const start = (settings: ReturnType<typeof testSettings>) =>
     }
   })
 
+/** A runtime over seeded characters, every one of them settled by a pass once quiet for the settle time. */
+const settledStart = () =>
+  Effect.gen(function* () {
+    const settings = testSettings()
+    seed(settings.dataDir)
+    const rt = yield* start(settings)
+    yield* TestClock.adjust(`${settings.tunables.maintenance_settle_seconds + 1} seconds`)
+    yield* rt.pass
+    return { ...rt, settings }
+  })
+
 const all = (...names: ReadonlyArray<string>): ReadonlyArray<CharacterName> =>
   [...names].sort().flatMap(CharacterDirs.characterOf)
 
@@ -94,43 +105,32 @@ describe("due-work index", () => {
   )
 
   it.effect("a visit settles a character at once when its actor keeps no work for later", () =>
-    Effect.gen(function* () {
-      const settings = testSettings()
-      seed(settings.dataDir)
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          const rt = yield* start(settings)
-          yield* TestClock.adjust(`${settings.tunables.maintenance_settle_seconds + 1} seconds`)
-          yield* rt.pass
-          yield* rt.memory.write("cache", "Busy", { messages: [{ role: "user", content: "I live in Nara." }] })
-          // The turn waits for its extraction window and the idle check: the visit leaves the character due.
-          yield* rt.pass
-          assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), all("Busy"))
-          // Both came in (a minute later, not the settle time): the next visit settles it.
-          yield* TestClock.adjust("61 seconds")
-          yield* rt.pass
-          assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
-        })
-      )
-    })
+    Effect.scoped(
+      Effect.gen(function* () {
+        const rt = yield* settledStart()
+        yield* rt.memory.write("cache", "Busy", { messages: [{ role: "user", content: "I live in Nara." }] })
+        // The turn waits for its extraction window and the idle check: the visit leaves the character due.
+        yield* rt.pass
+        assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), all("Busy"))
+        // Both came in (a minute later, not the settle time): the next visit settles it.
+        yield* TestClock.adjust("61 seconds")
+        yield* rt.pass
+        assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
+      })
+    )
   )
 
   it.effect("a due time brings a settled character back to the time-driven loops only", () =>
-    Effect.gen(function* () {
-      const settings = testSettings()
-      seed(settings.dataDir)
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          const rt = yield* start(settings)
-          yield* TestClock.adjust(`${settings.tunables.maintenance_settle_seconds + 1} seconds`)
-          yield* rt.pass
-          assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
-          yield* TestClock.adjust(`${settings.tunables.maintenance_recheck_seconds + 1} seconds`)
-          assert.deepStrictEqual(yield* rt.dueWork.due("auto_promote"), all(...QUIET, "Busy"))
-          assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
-        })
-      )
-    })
+    Effect.scoped(
+      Effect.gen(function* () {
+        const rt = yield* settledStart()
+        const settings = rt.settings
+        assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
+        yield* TestClock.adjust(`${settings.tunables.maintenance_recheck_seconds + 1} seconds`)
+        assert.deepStrictEqual(yield* rt.dueWork.due("auto_promote"), all(...QUIET, "Busy"))
+        assert.deepStrictEqual(yield* rt.dueWork.due("signal_extraction"), [])
+      })
+    )
   )
 
   it.effect("another process on the root, a missing index or a crash before the index update never skip work", () =>
