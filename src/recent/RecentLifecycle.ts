@@ -36,19 +36,12 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
     const { compaction, reviewer } = deps
     const t = deps.tunables
     const idleTimer = yield* FiberHandle.make<void, never>()
-    /** Whether an idle check is scheduled and has not come in yet. */
-    let idleArmed = false
     const idleCheck = (onlyIfMissing: boolean) =>
-      Effect.sync(() => void (idleArmed = true)).pipe(
-        Effect.zipRight(
-          FiberHandle.run(
-            idleTimer,
-            Effect.sleep(t.idle_check_interval_seconds * 1000).pipe(Effect.zipRight(deps.tell({ _tag: "IdleCheck" }))),
-            { onlyIfMissing }
-          )
-        ),
-        Effect.asVoid
-      )
+      FiberHandle.run(
+        idleTimer,
+        Effect.sleep(t.idle_check_interval_seconds * 1000).pipe(Effect.zipRight(deps.tell({ _tag: "IdleCheck" }))),
+        { onlyIfMissing }
+      ).pipe(Effect.asVoid)
 
     /** Runs one event through the machine, then interprets its actions; `caller` is the event's continuation. */
     const send = (
@@ -178,7 +171,6 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
             yield* request(state, c.detailed, false)
             return true
           case "IdleCheck":
-            idleArmed = false
             yield* send(state, { type: "idle.checked", idleForMs: (yield* now) - state.lastWriteAt })
             return true
           case "ReviewDone":
@@ -224,7 +216,7 @@ export const make = (deps: RecentLifecycleDeps): Effect.Effect<RecentLifecycle, 
       abandon,
       compressing: (state: RecentHost) => value(state) === "compressing",
       busy: (state: RecentHost) => value(state) === "compressing" || value(state) === "reviewing",
-      idleCheckArmed: () => idleArmed
+      idleCheckArmed: () => Option.isSome(FiberHandle.unsafeGet(idleTimer))
     }
   })
 
@@ -247,6 +239,6 @@ export interface RecentLifecycle {
   readonly abandon: (state: RecentHost) => Effect.Effect<void>
   readonly compressing: (state: RecentHost) => boolean
   readonly busy: (state: RecentHost) => boolean
-  /** Whether an idle check is scheduled and has not come in yet. */
+  /** Whether an idle check is scheduled and has not been sent yet. */
   readonly idleCheckArmed: () => boolean
 }

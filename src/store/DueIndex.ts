@@ -101,17 +101,15 @@ const make = (db: Database.Database, loops: ReadonlyArray<string>): DueIndex => 
   const names = (sql: string) => (db.prepare(sql).all() as ReadonlyArray<{ name: string }>).map((r) => r.name)
   const unsettled = `changed > MAX(${loops.map(column).join(", ")})`
   const remove = db.prepare("DELETE FROM due WHERE name = ?")
-  const visits = new Map<string, Database.Statement>()
-  const visit = (loop: string) => {
-    const c = column(loop)
-    const known = visits.get(c)
-    if (known !== undefined) return known
-    const made = db.prepare(
-      `UPDATE due SET ${c} = CASE WHEN ? THEN MAX(${c}, ?) ELSE ${c} END, timer = ? WHERE name = ?`
-    )
-    visits.set(c, made)
-    return made
-  }
+  const visits = new Map(
+    loops.map((loop) => {
+      const c = column(loop)
+      return [
+        loop,
+        db.prepare(`UPDATE due SET ${c} = CASE WHEN ? THEN MAX(${c}, ?) ELSE ${c} END, timer = ? WHERE name = ?`)
+      ]
+    })
+  )
   return {
     mark: (name) => {
       seq++
@@ -130,7 +128,9 @@ const make = (db: Database.Database, loops: ReadonlyArray<string>): DueIndex => 
       // carries it (WAL frames are synced in order).
       db.pragma("synchronous = NORMAL")
       try {
-        visit(loop).run(settled ? 1 : 0, at, timer, name)
+        const statement = visits.get(loop)
+        if (statement === undefined) throw new Error(`not a loop of this index: ${loop}`)
+        statement.run(settled ? 1 : 0, at, timer, name)
       } finally {
         db.pragma("synchronous = FULL")
       }
