@@ -153,6 +153,7 @@ export const tunableDefaults = {
   actor_mailbox_capacity: 256,
   actor_max_batch: 64,
   journal_checkpoint_interval_ms: 10000,
+  outbox_drain_interval_ms: 1000,
   recent_write_at_checkpoint: false,
   recent_write_idle_ms: 500,
   recent_write_defer_bytes: 256 * 1024,

@@ -4,7 +4,11 @@
  * `outboxRetry` has passed (a later drain skips it until then; a drain is scheduled for that moment) or
  * dead-lettered when the policy gives up. `maintainNow` drains every pending op regardless of its delay.
  * A drain due now is handed to the actor's background lane directly (`wake`: no trip through the mailbox, which
- * cost a turn about a tenth of its runtime steps); a retry later is a `DrainOutbox` the actor sends itself.
+ * cost a turn about a tenth of its runtime steps); a retry later is a `DrainOutbox` the actor sends itself. Drains
+ * of one character start at most once per `outbox_drain_interval_ms`: a turn within that time of the last drain
+ * waits for the rest of it (a `DrainOutbox` sent later), so a character under steady ingest drains its turns in
+ * groups — a drain's fixed work (the post-turn checks, the completion record) was about a third of a turn's runtime
+ * steps when every turn had its own.
  */
 import { Clock, Duration, Effect } from "effect"
 import type { CharacterName } from "../domain/CharacterName.js"
@@ -37,12 +41,15 @@ export const make = (deps: {
     /** When each failed op may run again (epoch ms); ops not listed are due. */
     const notBefore = new Map<string, number>()
     const dueAt = (now: number) => (op: OutboxOp) => (notBefore.get(op.opId) ?? 0) <= now
+    /** When the last drain started (epoch ms). */
+    let lastDrainAt = Number.NEGATIVE_INFINITY
 
     /** Runs every pending op that is due (every one with `force`) once; returns how many completed. */
     const drain = (state: State.CharacterState, force = false) =>
       Effect.gen(function* () {
         state.drainScheduled = false
         const now = yield* Clock.currentTimeMillis
+        lastDrainAt = now
         const done: Array<string> = []
         const failed = (op: OutboxOp) =>
           Effect.gen(function* () {
@@ -86,14 +93,15 @@ export const make = (deps: {
         )
       )
 
-    /** Schedules a drain when some pending op is due (failed ones have their own timer). */
+    /** Schedules a drain when some pending op is due (failed ones have their own timer), now or once the interval since the last drain has passed. */
     const scheduleDrain = (state: State.CharacterState) =>
       Effect.gen(function* () {
         if (state.drainScheduled) return
         const now = yield* Clock.currentTimeMillis
         if (!state.outbox.pending().some(dueAt(now))) return
         state.drainScheduled = true
-        yield* deps.wake(state)
+        const wait = lastDrainAt + deps.tunables.outbox_drain_interval_ms - now
+        yield* wait > 0 ? deps.later({ _tag: "DrainOutbox" }, wait) : deps.wake(state)
       })
 
     return { drain, scheduleDrain }

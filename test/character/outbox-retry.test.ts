@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { appLayer } from "../../src/App.js"
@@ -19,6 +19,18 @@ const turn = (user: string) => ({
   ]
 })
 
+/** A runtime over `settings` with the scripted model, recovered; `calls` counts its extraction requests. */
+const start = (settings: ReturnType<typeof testSettings>, scripted: Effect.Effect.Success<typeof ScriptedLlm.make>) =>
+  Effect.gen(function* () {
+    const ctx = yield* Layer.build(
+      appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
+    )
+    yield* Effect.provide(Startup.recover, ctx)
+    const memory = yield* Effect.provide(MemoryService, ctx)
+    const calls = Effect.map(scripted.script.requests, (all) => all.filter((r) => r.task === "facts.extract").length)
+    return { memory, calls }
+  })
+
 describe("outbox retries", () => {
   it.scoped("a failed op waits for its backoff instead of running again with the next turn", () =>
     Effect.gen(function* () {
@@ -27,12 +39,7 @@ describe("outbox retries", () => {
       const scripted = yield* ScriptedLlm.make
       yield* scripted.script.push("facts.extract", { fail: "network" }, fact("Master likes pears"))
       yield* scripted.script.push("facts.extract", fact("Master likes figs"))
-      const ctx = yield* Layer.build(
-        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
-      )
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
-      const calls = Effect.map(scripted.script.requests, (all) => all.filter((r) => r.task === "facts.extract").length)
+      const { memory, calls } = yield* start(settings, scripted)
       yield* memory.write("cache", "Pears", turn("I like figs."))
       yield* memory.awaitBackground("Pears")
       assert.strictEqual(yield* calls, 1)
@@ -46,6 +53,31 @@ describe("outbox retries", () => {
         (f: { text: string }) => f.text
       )
       assert.sameMembers(texts, ["Master likes pears", "Master likes figs"])
+    })
+  )
+
+  it.scoped("turns within outbox_drain_interval_ms of a drain wait for the next drain, together", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({ actor_idle_ttl_seconds: 86_400, outbox_drain_interval_ms: 1000 })
+      setPowerful(settings, false)
+      const scripted = yield* ScriptedLlm.make
+      for (const text of ["figs", "pears", "plums"])
+        yield* scripted.script.push("facts.extract", fact(`Master likes ${text}`))
+      const { memory, calls } = yield* start(settings, scripted)
+      yield* memory.write("cache", "Figs", turn("I like figs."))
+      yield* memory.awaitBackground("Figs")
+      assert.strictEqual(yield* calls, 1)
+      yield* memory.write("cache", "Figs", turn("I like pears."))
+      yield* memory.write("cache", "Figs", turn("I like plums."))
+      const quiet = yield* Effect.fork(memory.awaitBackground("Figs"))
+      yield* TestClock.adjust("999 millis")
+      assert.strictEqual(yield* calls, 1)
+      assert.isTrue(Option.isNone(yield* Fiber.poll(quiet)))
+      const pending = readFileSync(path.join(settings.dataDir, "Figs", "outbox.ndjson"), "utf8")
+      assert.include(pending, "I like plums.")
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(quiet)
+      assert.strictEqual(yield* calls, 3)
     })
   )
 })

@@ -13,9 +13,13 @@ import type { Embedder } from "../../src/vectors/Embedder.js"
 import { RecentCompressor, type CompressionInput } from "../../src/recent/RecentCompressor.js"
 import type { Tunables } from "../../src/Tunables.js"
 
+/**
+ * Settings over a temp root. Each turn's outbox drain runs at once (`outbox_drain_interval_ms` 0), so tests that
+ * hold the clock still see every turn's drain; `outbox-retry.test.ts` covers the default's grouping.
+ */
 export const testSettings = (overrides: Partial<Tunables> = {}) => {
   const root = mkdtempSync(path.join(tmpdir(), "kioku-rt-"))
-  const tunables = tunablesFrom({ vectors_enabled: false }, overrides)
+  const tunables = tunablesFrom({ vectors_enabled: false, outbox_drain_interval_ms: 0 }, overrides)
   return { dataDir: path.join(root, "memory"), configDir: path.join(root, "config"), tunables }
 }
 
