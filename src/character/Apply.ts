@@ -144,22 +144,25 @@ export const applyUnapplied = (state: CharacterViews) =>
       ...changed,
       ...[...latest.values()].filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
     ]
-    const factsOk = yield* state.archive
-      .add(
-        moves.map((m) => m.archived),
-        ts
-      )
-      .pipe(
-        Effect.zipRight(state.archive.remove(forgotten)),
-        Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten])),
-        Effect.as(true),
-        Effect.catchAll((e) =>
-          Effect.logError("facts.json write failed; fact events kept").pipe(
-            Effect.annotateLogs({ error: e._tag }),
-            Effect.as(false)
-          )
-        )
-      )
+    const factsOk =
+      moves.length === 0 && forgotten.length === 0 && upserts.length === 0
+        ? true
+        : yield* state.archive
+            .add(
+              moves.map((m) => m.archived),
+              ts
+            )
+            .pipe(
+              Effect.zipRight(state.archive.remove(forgotten)),
+              Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten])),
+              Effect.as(true),
+              Effect.catchAll((e) =>
+                Effect.logError("facts.json write failed; fact events kept").pipe(
+                  Effect.annotateLogs({ error: e._tag }),
+                  Effect.as(false)
+                )
+              )
+            )
     const opsOk = yield* state.outbox
       .register(
         turns
@@ -185,45 +188,53 @@ export const applyUnapplied = (state: CharacterViews) =>
     const forgottenReflections = valid.flatMap((e) =>
       e._tag === "ReflectionForgotten" ? e.payload.reflection_ids : []
     )
-    const reflectionsOk = yield* Effect.forEach(
-      archivedReflections,
-      (p) =>
-        state.reflections.archive.add(
-          [p.entry_snapshot],
-          [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
-        ),
-      { discard: true }
-    ).pipe(
-      Effect.zipRight(state.reflections.archive.remove(forgottenReflections)),
-      Effect.zipRight(
-        state.reflections.upsert(
-          valid.flatMap((e) =>
-            e._tag === "ReflectionAdded"
-              ? [e.payload.reflection]
-              : e._tag === "ReflectionChanged" && e.payload.to !== "archived"
-                ? [e.payload.entry_snapshot]
-                : []
-          ),
-          [...archivedReflections.map((p) => p.reflection_id), ...forgottenReflections]
-        )
-      ),
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("reflections.json write failed; events kept").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(false)
-        )
-      )
+    const reflectionRows = valid.flatMap((e) =>
+      e._tag === "ReflectionAdded"
+        ? [e.payload.reflection]
+        : e._tag === "ReflectionChanged" && e.payload.to !== "archived"
+          ? [e.payload.entry_snapshot]
+          : []
     )
-    const personaOk = yield* state.persona.apply(valid.flatMap((e) => (e._tag === "Persona" ? [e.op] : []))).pipe(
-      Effect.as(true),
-      Effect.catchAll((e) =>
-        Effect.logError("persona write failed; events kept").pipe(
-          Effect.annotateLogs({ error: e._tag }),
-          Effect.as(false)
-        )
-      )
-    )
+    const reflectionsOk =
+      archivedReflections.length === 0 && forgottenReflections.length === 0 && reflectionRows.length === 0
+        ? true
+        : yield* Effect.forEach(
+            archivedReflections,
+            (p) =>
+              state.reflections.archive.add(
+                [p.entry_snapshot],
+                [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
+              ),
+            { discard: true }
+          ).pipe(
+            Effect.zipRight(state.reflections.archive.remove(forgottenReflections)),
+            Effect.zipRight(
+              state.reflections.upsert(reflectionRows, [
+                ...archivedReflections.map((p) => p.reflection_id),
+                ...forgottenReflections
+              ])
+            ),
+            Effect.as(true),
+            Effect.catchAll((e) =>
+              Effect.logError("reflections.json write failed; events kept").pipe(
+                Effect.annotateLogs({ error: e._tag }),
+                Effect.as(false)
+              )
+            )
+          )
+    const personaOps = valid.flatMap((e) => (e._tag === "Persona" ? [e.op] : []))
+    const personaOk =
+      personaOps.length === 0
+        ? true
+        : yield* state.persona.apply(personaOps).pipe(
+            Effect.as(true),
+            Effect.catchAll((e) =>
+              Effect.logError("persona write failed; events kept").pipe(
+                Effect.annotateLogs({ error: e._tag }),
+                Effect.as(false)
+              )
+            )
+          )
     if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk && personaOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id
