@@ -41,6 +41,22 @@ export interface CharacterViews {
 export const EXTRACT_FACTS = "extract_facts"
 const now = Clock.currentTimeMillis.pipe(Effect.map(localIso))
 
+/**
+ * A view writer's part of applying: skipped when the events hold nothing for it (`none`), else true once it
+ * wrote, false (logged, the events kept for the next attempt) when it failed.
+ */
+const viewWrite = <E extends { readonly _tag: string }>(
+  none: boolean,
+  failed: string,
+  write: Effect.Effect<unknown, E>
+) =>
+  none
+    ? Effect.succeed(true)
+    : write.pipe(
+        Effect.as(true),
+        Effect.catchAll((e) => Effect.logError(failed).pipe(Effect.annotateLogs({ error: e._tag }), Effect.as(false)))
+      )
+
 /** Opens `time_indexed.db`, creating the directory and the database when `create` is set. */
 export const timeIndexOf = (state: CharacterViews, create: boolean) =>
   Effect.gen(function* () {
@@ -144,25 +160,19 @@ export const applyUnapplied = (state: CharacterViews) =>
       ...changed,
       ...[...latest.values()].filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
     ]
-    const factsOk =
-      moves.length === 0 && forgotten.length === 0 && upserts.length === 0
-        ? true
-        : yield* state.archive
-            .add(
-              moves.map((m) => m.archived),
-              ts
-            )
-            .pipe(
-              Effect.zipRight(state.archive.remove(forgotten)),
-              Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten])),
-              Effect.as(true),
-              Effect.catchAll((e) =>
-                Effect.logError("facts.json write failed; fact events kept").pipe(
-                  Effect.annotateLogs({ error: e._tag }),
-                  Effect.as(false)
-                )
-              )
-            )
+    const factsOk = yield* viewWrite(
+      moves.length === 0 && forgotten.length === 0 && upserts.length === 0,
+      "facts.json write failed; fact events kept",
+      state.archive
+        .add(
+          moves.map((m) => m.archived),
+          ts
+        )
+        .pipe(
+          Effect.zipRight(state.archive.remove(forgotten)),
+          Effect.zipRight(state.facts.upsert(upserts, [...moves.map((m) => m.archived.id), ...forgotten]))
+        )
+    )
     const opsOk = yield* state.outbox
       .register(
         turns
@@ -195,46 +205,33 @@ export const applyUnapplied = (state: CharacterViews) =>
           ? [e.payload.entry_snapshot]
           : []
     )
-    const reflectionsOk =
-      archivedReflections.length === 0 && forgottenReflections.length === 0 && reflectionRows.length === 0
-        ? true
-        : yield* Effect.forEach(
-            archivedReflections,
-            (p) =>
-              state.reflections.archive.add(
-                [p.entry_snapshot],
-                [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
-              ),
-            { discard: true }
-          ).pipe(
-            Effect.zipRight(state.reflections.archive.remove(forgottenReflections)),
-            Effect.zipRight(
-              state.reflections.upsert(reflectionRows, [
-                ...archivedReflections.map((p) => p.reflection_id),
-                ...forgottenReflections
-              ])
-            ),
-            Effect.as(true),
-            Effect.catchAll((e) =>
-              Effect.logError("reflections.json write failed; events kept").pipe(
-                Effect.annotateLogs({ error: e._tag }),
-                Effect.as(false)
-              )
-            )
-          )
+    const reflectionsOk = yield* viewWrite(
+      archivedReflections.length === 0 && forgottenReflections.length === 0 && reflectionRows.length === 0,
+      "reflections.json write failed; events kept",
+      Effect.forEach(
+        archivedReflections,
+        (p) =>
+          state.reflections.archive.add(
+            [p.entry_snapshot],
+            [p["archived_at"], p.entry_snapshot["archived_at"], p.ts].find((v) => typeof v === "string") ?? ts
+          ),
+        { discard: true }
+      ).pipe(
+        Effect.zipRight(state.reflections.archive.remove(forgottenReflections)),
+        Effect.zipRight(
+          state.reflections.upsert(reflectionRows, [
+            ...archivedReflections.map((p) => p.reflection_id),
+            ...forgottenReflections
+          ])
+        )
+      )
+    )
     const personaOps = valid.flatMap((e) => (e._tag === "Persona" ? [e.op] : []))
-    const personaOk =
-      personaOps.length === 0
-        ? true
-        : yield* state.persona.apply(personaOps).pipe(
-            Effect.as(true),
-            Effect.catchAll((e) =>
-              Effect.logError("persona write failed; events kept").pipe(
-                Effect.annotateLogs({ error: e._tag }),
-                Effect.as(false)
-              )
-            )
-          )
+    const personaOk = yield* viewWrite(
+      personaOps.length === 0,
+      "persona write failed; events kept",
+      state.persona.apply(personaOps)
+    )
     if (!(rowsOk && recentOk && opsOk && factsOk && reflectionsOk && personaOk)) return false
     const last = state.unapplied[state.unapplied.length - 1]
     if (last) state.checkpointDue = last.event_id

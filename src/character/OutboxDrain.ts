@@ -93,7 +93,10 @@ export const make = (deps: {
         )
       )
 
-    /** Schedules a drain when some pending op is due (failed ones have their own timer), now or once the interval since the last drain has passed. */
+    /**
+     * Schedules a drain when some pending op is due (failed ones have their own timer): now, or once
+     * `outbox_drain_interval_ms` has passed since the last drain began.
+     */
     const scheduleDrain = (state: State.CharacterState) =>
       Effect.gen(function* () {
         if (state.drainScheduled) return
