@@ -4,6 +4,9 @@
  * `maxAttempts` failed tries an op is closed with a `done` line marked `dead_letter`. When nothing is pending
  * and the file has grown past the compaction size it is rewritten empty. Lines are not fsynced one by one:
  * a lost line only means an op registered or run again, which handlers tolerate (at-least-once).
+ * A registered op is held in memory and written only when it outlives a `sync` (the journal checkpoint, before
+ * the sentinel passes the event that registered it) or fails a try; one done before either leaves no line. Until
+ * then the journal holds its event past the sentinel, and replaying the event registers the op again.
  */
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
@@ -38,13 +41,18 @@ export interface Outbox {
   readonly has: (opId: string) => boolean
   readonly register: (ops: ReadonlyArray<Omit<OutboxOp, "attempts">>, ts: string) => Effect.Effect<void, StoreError>
   readonly complete: (opIds: ReadonlyArray<string>, ts: string) => Effect.Effect<void, StoreError>
-  /** Fsyncs the file (lines are appended without fsync; the journal checkpoint makes them durable). */
+  /**
+   * Writes the ops held in memory, then fsyncs the file (lines are appended without fsync; the journal
+   * checkpoint makes them durable); nothing to do when no line was written since the last sync.
+   */
   readonly sync: Effect.Effect<void, StoreError>
   /** Records a failed try; returns true when the op was dead-lettered. */
   readonly fail: (opId: string, ts: string) => Effect.Effect<boolean, StoreError>
 }
 
 type OpState = { type: string; payload: Readonly<Record<string, unknown>>; attempts: number }
+/** An op as this process holds it: `registered` is the ts of its pending line while that is not yet written. */
+type HeldOp = OpState & { registered: string | undefined }
 
 /** Folds the file's text: the ops still pending (no `done` line), every op id seen, the line count, and how many lines did not decode. */
 export const readOutbox = (text: string) => {
@@ -76,11 +84,15 @@ export const readOutbox = (text: string) => {
 
 export const make = (dir: string, options: { readonly maxAttempts: number; readonly compactAt: number }): Outbox => {
   const file = path.join(dir, "outbox.ndjson")
-  let ops = new Map<string, OpState>()
+  let ops = new Map<string, HeldOp>()
   const inDir = withinDir(dir)
   let known = new Set<string>()
   let lines = 0
   let needsNewline = false
+  /** Lines were appended since the last fsync. */
+  let unsynced = false
+  /** The file exists (it is created, empty, with the first op, as N.E.K.O.'s character directories have it). */
+  let present = false
 
   const write = (entries: ReadonlyArray<OutboxLine>) =>
     Effect.gen(function* () {
@@ -88,7 +100,21 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
       const body = entries.map((e) => JSON.stringify(e)).join("\n") + "\n"
       yield* inDir(appendDurable(file, needsNewline ? "\n" + body : body, false))
       needsNewline = false
+      unsynced = true
+      present = true
       lines += entries.length
+    })
+
+  /** The pending lines of held ops not yet written; `written` marks them once the lines are on disk. */
+  const pendingLines = (held: ReadonlyArray<readonly [string, HeldOp]>): Array<OutboxLine> =>
+    held.flatMap(([opId, op]) =>
+      op.registered === undefined
+        ? []
+        : [{ op_id: opId, type: op.type, payload: op.payload, status: "pending" as const, ts: op.registered }]
+    )
+  const written = (held: ReadonlyArray<readonly [string, HeldOp]>) =>
+    Effect.sync(() => {
+      for (const [, op] of held) op.registered = undefined
     })
 
   const maybeCompact = Effect.suspend(() =>
@@ -106,36 +132,54 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
 
   return {
     load: Effect.gen(function* () {
-      const text = Option.getOrElse(yield* readText(file), () => "")
+      const stored = yield* readText(file)
+      present = Option.isSome(stored)
+      const text = Option.getOrElse(stored, () => "")
       needsNewline = text.length > 0 && !text.endsWith("\n")
-      ;({ ops, known, lines } = readOutbox(text))
+      const read = readOutbox(text)
+      ops = new Map([...read.ops].map(([id, op]) => [id, { ...op, registered: undefined }]))
+      ;({ known, lines } = read)
     }),
-    sync: syncFilePooled(file),
-    pending: () => [...ops.entries()].map(([opId, op]) => ({ opId, ...op })),
+    sync: Effect.suspend(() => {
+      const held = [...ops]
+      return write(pendingLines(held)).pipe(
+        Effect.zipRight(written(held)),
+        Effect.zipRight(
+          Effect.suspend(() => {
+            if (!unsynced) return Effect.void
+            unsynced = false
+            return Effect.tapError(syncFilePooled(file), () => Effect.sync(() => (unsynced = true)))
+          })
+        )
+      )
+    }),
+    pending: () =>
+      [...ops.entries()].map(([opId, op]) => ({ opId, type: op.type, payload: op.payload, attempts: op.attempts })),
     has: (opId) => known.has(opId),
     register: (newOps, ts) =>
-      Effect.gen(function* () {
+      Effect.suspend(() => {
         const fresh = newOps.filter((op) => !known.has(op.opId))
-        yield* write(
-          fresh.map((op) => ({ op_id: op.opId, type: op.type, payload: op.payload, status: "pending" as const, ts }))
-        )
         for (const op of fresh) {
           known.add(op.opId)
-          ops.set(op.opId, { type: op.type, payload: op.payload, attempts: 0 })
+          ops.set(op.opId, { type: op.type, payload: op.payload, attempts: 0, registered: ts })
         }
+        if (present || fresh.length === 0) return Effect.void
+        return Effect.tap(inDir(appendDurable(file, "", false)), () => Effect.sync(() => (present = true)))
       }),
     complete: (opIds, ts) =>
       Effect.gen(function* () {
-        const open = opIds.filter((id) => ops.has(id))
-        yield* write(open.map((id) => ({ op_id: id, status: "done" as const, ts })))
-        for (const id of open) ops.delete(id)
+        const onDisk = opIds.filter((id) => ops.has(id) && ops.get(id)?.registered === undefined)
+        yield* write(onDisk.map((id) => ({ op_id: id, status: "done" as const, ts })))
+        for (const id of opIds) ops.delete(id)
         yield* maybeCompact
       }),
     fail: (opId, ts) =>
       Effect.gen(function* () {
         const op = ops.get(opId)
         if (!op) return false
-        yield* write([{ op_id: opId, status: "attempt", ts }])
+        const held = [[opId, op] as const]
+        yield* write([...pendingLines(held), { op_id: opId, status: "attempt", ts }])
+        yield* written(held)
         op.attempts++
         if (op.attempts < options.maxAttempts) return false
         yield* write([{ op_id: opId, status: "done", ts, dead_letter: true }])

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { spawnSync } from "node:child_process"
-import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import * as path from "node:path"
 import { Schema } from "effect"
 import { EventLine } from "../../src/store/EventLog.js"
@@ -24,7 +24,7 @@ const rowCount = (dir: string): number => {
 }
 
 const outboxLines = (dir: string): Array<{ op_id: string; status: string; type?: string }> =>
-  readFileSync(path.join(dir, "outbox.ndjson"), "utf8")
+  (existsSync(path.join(dir, "outbox.ndjson")) ? readFileSync(path.join(dir, "outbox.ndjson"), "utf8") : "")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l))
@@ -50,6 +50,33 @@ describe("durability and startup recovery", () => {
     for (const i of acked) assert.include(texts, `kill-u${i}`)
     assert.strictEqual(texts.length, 80)
     assert.strictEqual(rowCount(path.join(memory, "Kill")), 80)
+  })
+
+  it("runs the extraction of acknowledged turns whose ops were held in memory at SIGKILL", async () => {
+    const memory = path.join(temp.root, "held", "memory")
+    server = await start(memory, [], { KIOKU_OUTBOX_DRAIN_INTERVAL_MS: "600000" })
+    for (let i = 0; i < 5; i++) await post(`${server.url}/cache/Held`, history(turn(`held-u${i}`, `held-a${i}`)))
+    const dir = path.join(memory, "Held")
+    const turnIds = readFileSync(path.join(dir, "events.ndjson"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => decodeEvent(l))
+      .filter((e) => e.type === "turns.appended")
+      .map((e) => e.event_id)
+    assert.strictEqual(turnIds.length, 5)
+    // The first turn's op ran at once; the other four wait for the next drain, held in memory only.
+    assert.deepStrictEqual(
+      outboxLines(dir).filter((l) => turnIds.includes(l.op_id)),
+      []
+    )
+    await server.kill9()
+    server = await start(memory)
+    await server.waitFor(/outbox ops done/)
+    const lines = outboxLines(dir)
+    const done = new Set(lines.filter((l) => l.status === "done").map((l) => l.op_id))
+    for (const id of turnIds.slice(1)) assert.isTrue(done.has(id), `the op of turn ${id} ran after the restart`)
+    const open = new Set(lines.filter((l) => l.status === "pending" && !done.has(l.op_id)).map((l) => l.op_id))
+    assert.deepStrictEqual([...open], [])
   })
 
   it("re-applies a journal event whose views were never written, once", async () => {

@@ -153,9 +153,57 @@ describe("Outbox", () => {
       yield* box.load
       for (let i = 0; i < 3; i++) {
         yield* box.register([{ opId: `op${i}`, type: "extract_facts", payload: {} }], "t")
+        yield* box.sync
         yield* box.complete([`op${i}`], "t")
       }
       assert.strictEqual(readFileSync(path.join(dir, "outbox.ndjson"), "utf8"), "")
+    })
+  )
+
+  it.effect("holds registered ops in memory and writes only those that outlive a sync or fail", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const file = path.join(dir, "outbox.ndjson")
+      const box = Outbox.make(dir, { maxAttempts: 5, compactAt: 1000 })
+      yield* box.load
+      const op = (opId: string) => ({ opId, type: "extract_facts", payload: { messages: [] } })
+      yield* box.register([op("quick"), op("slow"), op("failing")], "t1")
+      yield* box.complete(["quick"], "t2")
+      assert.strictEqual(readFileSync(file, "utf8"), "", "an op done before any sync leaves no line")
+      assert.deepStrictEqual(
+        box.pending().map((o) => o.opId),
+        ["slow", "failing"]
+      )
+      assert.isFalse(yield* box.fail("failing", "t3"))
+      assert.deepStrictEqual(
+        readFileSync(file, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l).status),
+        ["pending", "attempt"]
+      )
+      yield* box.sync
+      yield* box.sync
+      const statuses = (text: string) =>
+        text
+          .trim()
+          .split("\n")
+          .map((l) => [JSON.parse(l).op_id, JSON.parse(l).status, JSON.parse(l).ts])
+      assert.deepStrictEqual(statuses(readFileSync(file, "utf8")), [
+        ["failing", "pending", "t1"],
+        ["failing", "attempt", "t3"],
+        ["slow", "pending", "t1"]
+      ])
+      yield* box.register([op("quick")], "t4")
+      const reloaded = Outbox.make(dir, { maxAttempts: 5, compactAt: 1000 })
+      yield* reloaded.load
+      assert.deepStrictEqual(
+        reloaded.pending().map((o) => [o.opId, o.attempts]),
+        [
+          ["failing", 1],
+          ["slow", 0]
+        ]
+      )
     })
   )
 })
