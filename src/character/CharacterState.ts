@@ -131,7 +131,8 @@ export const load = (
       recent: RecentStore.make(dir, {
         pendingCap: Math.max(2 * tunables.recent_compress_threshold_items, tunables.recent_pending_min_cap),
         deferWrites: tunables.recent_write_at_checkpoint,
-        deferAbove: tunables.recent_write_defer_bytes
+        deferAbove: tunables.recent_write_defer_bytes,
+        writeIntervalMs: tunables.recent_write_interval_ms
       }),
       events: EventLog.make(dir),
       outbox: Outbox.make(dir, {

@@ -6,13 +6,14 @@
  * reach disk, after the file's own content, on the first write once the file reads again.
  * A whole-file splice (a browser edit) replaces every item, untagged, only while the file still holds exactly
  * the items it names, so replaying it is a no-op once anything changed.
- * With `deferWrites` (always) or `deferAbove` (once the file kioku last read or wrote has that many bytes: a rewrite
- * costs its whole size), items appended to an existing file are applied in memory only (`deferred`: read, content
- * and splices see them) and reach disk at the next `flush` (the idle write or the journal checkpoint, which
- * advances the sentinel only after it), a splice or any write that cannot be deferred; the journal holds them
- * meanwhile, so a crash replays them.
+ * With `deferWrites` (always), `deferAbove` (once the file kioku last read or wrote has that many bytes: a rewrite
+ * costs its whole size) or `writeIntervalMs` (within that time of kioku's last write of the file), items appended
+ * to an existing file are applied in memory only (`deferred`: read, content and splices see them) and reach disk
+ * at the next `flush` (the planned write — `flushBy` says when the interval wants it — or the journal checkpoint,
+ * which advances the sentinel only after it), a splice or any write that cannot be deferred; the journal holds
+ * them meanwhile, so a crash replays them.
  */
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { statSync } from "node:fs"
 import * as path from "node:path"
 import { readText, sameStamp, stampOf, type FileStamp, type StoreError } from "../store/DurableFs.js"
@@ -75,13 +76,25 @@ const eventsOf = (items: ReadonlyArray<StoredMessage>): Set<string> => {
 
 export const make = (
   dir: string,
-  options: { readonly pendingCap: number; readonly deferWrites?: boolean; readonly deferAbove?: number }
+  options: {
+    readonly pendingCap: number
+    readonly deferWrites?: boolean
+    readonly deferAbove?: number
+    readonly writeIntervalMs?: number
+  }
 ) => {
   const deferAbove = options.deferAbove ?? 0
-  /** Whether new items for the file as `disk` holds it wait for the next flush (a missing file is written at once). */
-  const holds = (disk: Cached) =>
+  const interval = options.writeIntervalMs ?? 0
+  /** When kioku last wrote the file (ms; none yet: minus infinity). */
+  let writtenAt = Number.NEGATIVE_INFINITY
+  /** Items for a file this large (or with `deferWrites`) wait for the idle write or the checkpoint. */
+  const holdsLong = (disk: Cached) =>
     Option.isSome(disk.stamp) &&
     (options.deferWrites === true || (deferAbove > 0 && disk.stamp.value.size >= deferAbove))
+  /** Whether new items for the file as `disk` holds it wait for the next flush (a missing file is written at once). */
+  const holds = (disk: Cached, now: number) =>
+    holdsLong(disk) || (Option.isSome(disk.stamp) && interval > 0 && now - writtenAt < interval)
+  const noteWrite = Clock.currentTimeMillis.pipe(Effect.map((now) => (writtenAt = now)))
   const file = path.join(dir, "recent.json")
   let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
@@ -111,6 +124,7 @@ export const make = (
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
     const text = appendText(base.text, added.map(itemText))
     return writeAtomicPooled(file, text, "content").pipe(
+      Effect.zipRight(noteWrite),
       Effect.zipRight(stampOf(file)),
       Effect.tap((stamp) =>
         Effect.sync(() => {
@@ -144,7 +158,7 @@ export const make = (
         keepPending(fresh)
         return { written: false }
       }
-      if (defer && pending.length === 0 && holds(disk.right)) {
+      if (defer && pending.length === 0 && holds(disk.right, yield* Clock.currentTimeMillis)) {
         for (const e of events) if (e.messages.length > 0) deferredIds.add(e.eventId)
         deferred.push(...fresh)
         return { written: true }
@@ -208,6 +222,14 @@ export const make = (
     /** How many appended items wait for the next flush. */
     held: () => deferred.length,
     /**
+     * When the held items are due on disk by the write interval (ms): `writeIntervalMs` after kioku's last write
+     * of the file; none (infinity) when nothing is held or the file's size or `deferWrites` holds them longer.
+     */
+    flushBy: () =>
+      deferred.length === 0 || cache === undefined || holdsLong(cache) || interval <= 0
+        ? Number.POSITIVE_INFINITY
+        : writtenAt + interval,
+    /**
      * Replaces the head items named by `fingerprints` with `replacement` (tagged with the event id). Moot,
      * and a no-op, when the head changed; already applied when the event's items are present.
      */
@@ -219,11 +241,12 @@ export const make = (
       whole = false
     ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
       Effect.gen(function* () {
-        if (!(yield* flush)) return { written: false, moot: false }
         const disk = yield* Effect.either(readDisk)
         if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
         if (disk.right.events.has(eventId)) return { written: true, moot: false }
-        const items = disk.right.items
+        // Held items are spliced as part of the file: one write lands both.
+        const held = deferred.length
+        const items = held === 0 ? disk.right.items : [...disk.right.items, ...deferred]
         const next = whole
           ? items.length === fingerprints.length && items.every((m, i) => fingerprint(m) === fingerprints[i])
             ? [...replacement]
@@ -233,9 +256,16 @@ export const make = (
         const text = arrayText(next.map(itemText))
         const wrote = yield* Effect.either(
           writeAtomicPooled(file, text, "content").pipe(
+            Effect.zipRight(noteWrite),
             Effect.zipRight(stampOf(file)),
             Effect.tap((stamp) =>
-              Effect.sync(() => (cache = { stamp, items: [...next], text, events: eventsOf(next) }))
+              Effect.sync(() => {
+                cache = { stamp, items: [...next], text, events: eventsOf(next) }
+                if (held > 0) {
+                  deferred = deferred.slice(held)
+                  deferredIds = eventsOf(deferred)
+                }
+              })
             )
           )
         )

@@ -1,11 +1,13 @@
 /**
  * When a character's journal checkpoint runs (CharacterState.ts does the checkpoint itself): at the latest
  * `journal_checkpoint_interval_ms` after a batch left applied events not yet checkpointed, and — while
- * recent.json holds turns for the next checkpoint (`recent_write_at_checkpoint`) — a write of recent.json alone
- * as soon as the character has had no turn for `recent_write_idle_ms`, so the file on disk catches up whenever
- * the character pauses (power safety and the sentinel stay with the regular checkpoint). Under sustained
- * ingest the idle write keeps moving, and the file is written at the regular checkpoints. Each plan is one
- * timer at a time per character; the timers send `Checkpoint` commands through the mailbox.
+ * recent.json holds turns — a write of recent.json alone as soon as the character has had no turn for
+ * `recent_write_idle_ms`, or once `recent_write_interval_ms` has passed since the file's last write when only
+ * that interval holds them (RecentStore's `flushBy`), so the file on disk catches up whenever the character
+ * pauses and at least once an interval under sustained ingest (power safety and the sentinel stay with the
+ * regular checkpoint). Turns held for `recent_write_at_checkpoint` or a large file are written, under sustained
+ * ingest, at the regular checkpoints. Each plan is one timer at a time per character; the timers send
+ * `Checkpoint` commands through the mailbox.
  */
 import { Clock, Effect } from "effect"
 
@@ -17,7 +19,12 @@ export interface Plannable {
   /** When the last turn was journaled (ms). */
   readonly lastWriteAt: number
   /** How many items recent.json holds for the next checkpoint, and their write (false: not written). */
-  readonly recent: { readonly held: () => number; readonly flush: Effect.Effect<boolean> }
+  readonly recent: {
+    readonly held: () => number
+    /** When the write interval wants the held items on disk (ms; infinity: at the idle write or checkpoint). */
+    readonly flushBy: () => number
+    readonly flush: Effect.Effect<boolean>
+  }
   readonly checkpoint: Effect.Effect<void>
 }
 
@@ -36,7 +43,8 @@ export const make = (deps: {
       }
       if (!state.idleCheckpointScheduled && state.recent.held() > 0) {
         state.idleCheckpointScheduled = true
-        yield* deps.later(true, Math.max(1, deps.idleMs))
+        const by = state.recent.flushBy() - (yield* Clock.currentTimeMillis)
+        yield* deps.later(true, Math.max(1, Math.min(deps.idleMs, by)))
       }
     })
 
@@ -44,7 +52,7 @@ export const make = (deps: {
   const run = (state: Plannable, idle: boolean) =>
     Effect.gen(function* () {
       if (!idle) return yield* state.checkpoint
-      const wait = state.lastWriteAt + deps.idleMs - (yield* Clock.currentTimeMillis)
+      const wait = Math.min(state.lastWriteAt + deps.idleMs, state.recent.flushBy()) - (yield* Clock.currentTimeMillis)
       if (wait > 0) return yield* deps.later(true, wait)
       state.idleCheckpointScheduled = false
       yield* state.recent.flush

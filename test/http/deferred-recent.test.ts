@@ -1,6 +1,6 @@
 /**
- * recent.json written at journal checkpoints (`recent_write_at_checkpoint`, or `recent_write_defer_bytes` once the
- * file is that large): a `/cache` turn is acknowledged once its journal line is fsynced, while the file on disk
+ * recent.json written at journal checkpoints (`recent_write_at_checkpoint`, `recent_write_defer_bytes` once the
+ * file is that large, or `recent_write_interval_ms` after the file's last write): a `/cache` turn is acknowledged once its journal line is fsynced, while the file on disk
  * may still lack it. A SIGKILL in that window loses nothing acknowledged: the restart replays the journal past the
  * sentinel into recent.json, each turn once, in order; a clean stop writes what is held. The checkpoint interval
  * and the idle delay are set far out so the window stays open.
@@ -15,7 +15,11 @@ const far = { KIOKU_JOURNAL_CHECKPOINT_INTERVAL_MS: "600000", KIOKU_RECENT_WRITE
 /** Every turn held, or (the default policy with a tiny threshold) every turn once the file exists. */
 const configurations = [
   { held: "always (recent_write_at_checkpoint)", env: { ...far, KIOKU_RECENT_WRITE_AT_CHECKPOINT: "true" } },
-  { held: "once the file is large (recent_write_defer_bytes)", env: { ...far, KIOKU_RECENT_WRITE_DEFER_BYTES: "1" } }
+  { held: "once the file is large (recent_write_defer_bytes)", env: { ...far, KIOKU_RECENT_WRITE_DEFER_BYTES: "1" } },
+  {
+    held: "within the write interval (recent_write_interval_ms)",
+    env: { ...far, KIOKU_RECENT_WRITE_INTERVAL_MS: "600000" }
+  }
 ]
 
 const recentTexts = (dir: string): Array<unknown> =>
