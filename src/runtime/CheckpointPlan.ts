@@ -52,6 +52,11 @@ export const make = (deps: {
   const run = (state: Plannable, idle: boolean) =>
     Effect.gen(function* () {
       if (!idle) return yield* state.checkpoint
+      if (state.recent.held() === 0) {
+        // A turn after the interval wrote them: the next batch that holds items plans again.
+        state.idleCheckpointScheduled = false
+        return
+      }
       const wait = Math.min(state.lastWriteAt + deps.idleMs, state.recent.flushBy()) - (yield* Clock.currentTimeMillis)
       if (wait > 0) return yield* deps.later(true, wait)
       state.idleCheckpointScheduled = false
