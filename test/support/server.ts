@@ -39,6 +39,9 @@ export interface Launch {
   readonly gid?: number
 }
 
+/** Node's options for the server as `npm start` passes them (a 64 MiB young generation; configuration.md). */
+export const serverNodeOptions = ["--max-semi-space-size=64"]
+
 export const startServer = (
   dataDir: string,
   extraArgs: ReadonlyArray<string> = [],
@@ -47,7 +50,10 @@ export const startServer = (
 ): Promise<RunningServer> => {
   const waitReady = (launch.untilRecovered ?? true) && !extraArgs.includes("--start-blocked")
   return new Promise((resolve, reject) => {
-    const nodeArgs = (process.env["KIOKU_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+    const nodeArgs = [
+      ...serverNodeOptions,
+      ...(process.env["KIOKU_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+    ]
     const [command = process.execPath, ...prefix] = launch.wrap ?? []
     const node = launch.wrap === undefined ? [] : [process.execPath]
     const child = spawn(
