@@ -241,10 +241,12 @@ export const make = (
       whole = false
     ): Effect.Effect<AppendResult & { readonly moot: boolean }, never> =>
       Effect.gen(function* () {
+        // Items kept pending by a failed write go first (with the held ones); else held items are spliced as
+        // part of the file, so one write lands both.
+        if (pending.length > 0 && !(yield* flush)) return { written: false, moot: false }
         const disk = yield* Effect.either(readDisk)
         if (disk._tag === "Left" || pending.length > 0) return { written: false, moot: false }
         if (disk.right.events.has(eventId)) return { written: true, moot: false }
-        // Held items are spliced as part of the file: one write lands both.
         const held = deferred.length
         const items = held === 0 ? disk.right.items : [...disk.right.items, ...deferred]
         const next = whole

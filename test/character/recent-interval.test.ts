@@ -26,7 +26,40 @@ const onDisk = (dir: string): Array<unknown> =>
     .map((m) => m.data.content)
     .filter((c) => c !== "I see.")
 
+const raw = (dir: string): Array<{ type: string; data: { content: unknown } }> =>
+  JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8"))
+const one = (i: number) => ({ messages: [{ role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}` }] })
+
 describe("recent.json write interval", () => {
+  it.scoped("a compression's splice writes the turns held for the interval with it", () =>
+    Effect.gen(function* () {
+      const settings = testSettings({ actor_idle_ttl_seconds: 86_400, recent_write_idle_ms: 60_000 })
+      setPowerful(settings, false)
+      const scripted = yield* ScriptedLlm.make
+      yield* scripted.script.push("recent.summary", { answer: JSON.stringify({ summary: "Twenty-one things." }) })
+      const ctx = yield* Layer.build(
+        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
+      )
+      yield* Effect.provide(Startup.recover, ctx)
+      const memory = yield* Effect.provide(MemoryService, ctx)
+      const dir = path.join(settings.dataDir, "Spliced")
+      for (let i = 0; i < 20; i++) yield* memory.write("cache", "Spliced", one(i))
+      assert.deepStrictEqual(
+        raw(dir).map((m) => m.data.content),
+        ["message 0"],
+        "the later turns are held"
+      )
+      yield* memory.write("process", "Spliced", one(20))
+      yield* memory.awaitBackground("Spliced")
+      const items = raw(dir)
+      assert.strictEqual(items[0]?.type, "system")
+      assert.deepStrictEqual(
+        items.slice(1).map((m) => m.data.content),
+        Array.from({ length: 9 }, (_, k) => `message ${12 + k}`)
+      )
+    })
+  )
+
   it.scoped("writes a turn after a quiet interval at once and the turns within it once the interval is over", () =>
     Effect.gen(function* () {
       const settings = testSettings({
