@@ -94,7 +94,6 @@ export const make = (
   /** Whether new items for the file as `disk` holds it wait for the next flush (a missing file is written at once). */
   const holds = (disk: Cached, now: number) =>
     holdsLong(disk) || (Option.isSome(disk.stamp) && interval > 0 && now - writtenAt < interval)
-  const noteWrite = Clock.currentTimeMillis.pipe(Effect.map((now) => (writtenAt = now)))
   const file = path.join(dir, "recent.json")
   let cache: Cached | undefined
   let pending: Array<StoredMessage> = []
@@ -121,11 +120,19 @@ export const make = (
     return read
   }).pipe(Effect.catchTag("StoreError", (e) => Effect.fail(new RecentUnreadable({ file, message: e.message }))))
 
+  /** Replaces the file with `text` (content fsynced before the rename), notes when, answers the new stamp. */
+  const replaceFile = (text: string) =>
+    writeAtomicPooled(file, text, "content").pipe(
+      Effect.zipRight(Clock.currentTimeMillis),
+      Effect.flatMap((now) => {
+        writtenAt = now
+        return stampOf(file)
+      })
+    )
+
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
     const text = appendText(base.text, added.map(itemText))
-    return writeAtomicPooled(file, text, "content").pipe(
-      Effect.zipRight(noteWrite),
-      Effect.zipRight(stampOf(file)),
+    return replaceFile(text).pipe(
       Effect.tap((stamp) =>
         Effect.sync(() => {
           base.items.push(...added)
@@ -257,9 +264,7 @@ export const make = (
         if (next === undefined) return { written: true, moot: true }
         const text = arrayText(next.map(itemText))
         const wrote = yield* Effect.either(
-          writeAtomicPooled(file, text, "content").pipe(
-            Effect.zipRight(noteWrite),
-            Effect.zipRight(stampOf(file)),
+          replaceFile(text).pipe(
             Effect.tap((stamp) =>
               Effect.sync(() => {
                 cache = { stamp, items: [...next], text, events: eventsOf(next) }

@@ -1,12 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import * as path from "node:path"
-import { appLayer } from "../../src/App.js"
-import { Tokenizer } from "../../src/llm/Tokenizer.js"
-import { MemoryService } from "../../src/MemoryService.js"
-import * as Startup from "../../src/Startup.js"
-import { setPowerful, testSettings } from "../support/layers.js"
+import { boot, setPowerful, testSettings } from "../support/layers.js"
 import * as ScriptedLlm from "../support/ScriptedLlm.js"
 
 const fact = (text: string) => ({
@@ -22,11 +18,7 @@ const turn = (user: string) => ({
 /** A runtime over `settings` with the scripted model, recovered; `calls` counts its extraction requests. */
 const start = (settings: ReturnType<typeof testSettings>, scripted: Effect.Effect.Success<typeof ScriptedLlm.make>) =>
   Effect.gen(function* () {
-    const ctx = yield* Layer.build(
-      appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
-    )
-    yield* Effect.provide(Startup.recover, ctx)
-    const memory = yield* Effect.provide(MemoryService, ctx)
+    const memory = yield* boot(settings, { llm: scripted.layer })
     const calls = Effect.map(scripted.script.requests, (all) => all.filter((r) => r.task === "facts.extract").length)
     return { memory, calls }
   })

@@ -4,14 +4,10 @@
  * memory, served to reads, and written together once the interval is over, without the character pausing.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
-import { appLayer } from "../../src/App.js"
-import { Tokenizer } from "../../src/llm/Tokenizer.js"
-import { MemoryService } from "../../src/MemoryService.js"
-import * as Startup from "../../src/Startup.js"
-import { setPowerful, testSettings } from "../support/layers.js"
+import { boot, setPowerful, testSettings } from "../support/layers.js"
 import * as ScriptedLlm from "../support/ScriptedLlm.js"
 
 const turn = (user: string) => ({
@@ -37,11 +33,7 @@ describe("recent.json write interval", () => {
       setPowerful(settings, false)
       const scripted = yield* ScriptedLlm.make
       yield* scripted.script.push("recent.summary", { answer: JSON.stringify({ summary: "Twenty-one things." }) })
-      const ctx = yield* Layer.build(
-        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
-      )
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      const memory = yield* boot(settings, { llm: scripted.layer })
       const dir = path.join(settings.dataDir, "Spliced")
       for (let i = 0; i < 20; i++) yield* memory.write("cache", "Spliced", one(i))
       assert.deepStrictEqual(
@@ -69,11 +61,7 @@ describe("recent.json write interval", () => {
       })
       setPowerful(settings, false)
       const scripted = yield* ScriptedLlm.make
-      const ctx = yield* Layer.build(
-        appLayer({ settings, tokenizer: Tokenizer.Heuristic, llm: scripted.layer, maintenance: false })
-      )
-      yield* Effect.provide(Startup.recover, ctx)
-      const memory = yield* Effect.provide(MemoryService, ctx)
+      const memory = yield* boot(settings, { llm: scripted.layer })
       const dir = path.join(settings.dataDir, "Paced")
       yield* memory.write("cache", "Paced", turn("one"))
       assert.deepStrictEqual(onDisk(dir), ["one"])
