@@ -8,6 +8,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either } from "effect"
+import type { IncomingMessage } from "node:http"
 import { StringDecoder } from "node:string_decoder"
 import { KiokuConfig } from "../Config.js"
 import { detail, validation } from "./Responses.js"
@@ -17,34 +18,37 @@ export type BodyProblem = "too_large" | "unreadable"
 /** Past this many bytes an oversized body is no longer drained: the answer goes out and the socket closes. */
 const drainLimit = (maxBytes: number) => 4 * maxBytes
 
+/** Reads Node's request body as `readBody` does. */
+export const readIncoming = (incoming: IncomingMessage, maxBytes: number) =>
+  Effect.async<Either.Either<string, BodyProblem>>((resume) => {
+    const decoder = new StringDecoder("utf8")
+    let text = ""
+    let bytes = 0
+    const finish = (result: Either.Either<string, BodyProblem>) => {
+      incoming.off("data", onData)
+      incoming.off("end", onEnd)
+      incoming.off("error", onError)
+      resume(Effect.succeed(result))
+    }
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes > drainLimit(maxBytes)) {
+        incoming.pause()
+        finish(Either.left("too_large"))
+      } else if (bytes > maxBytes) text = ""
+      else text += decoder.write(chunk)
+    }
+    const onEnd = () => finish(bytes > maxBytes ? Either.left("too_large") : Either.right(text + decoder.end()))
+    const onError = () => finish(Either.left("unreadable"))
+    if (incoming.readableEnded) return resume(Effect.succeed(Either.right("")))
+    incoming.on("data", onData)
+    incoming.on("end", onEnd)
+    incoming.on("error", onError)
+  })
+
 export const readBody = (maxBytes: number) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.async<Either.Either<string, BodyProblem>>((resume) => {
-      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-      const decoder = new StringDecoder("utf8")
-      let text = ""
-      let bytes = 0
-      const finish = (result: Either.Either<string, BodyProblem>) => {
-        incoming.off("data", onData)
-        incoming.off("end", onEnd)
-        incoming.off("error", onError)
-        resume(Effect.succeed(result))
-      }
-      const onData = (chunk: Buffer) => {
-        bytes += chunk.length
-        if (bytes > drainLimit(maxBytes)) {
-          incoming.pause()
-          finish(Either.left("too_large"))
-        } else if (bytes > maxBytes) text = ""
-        else text += decoder.write(chunk)
-      }
-      const onEnd = () => finish(bytes > maxBytes ? Either.left("too_large") : Either.right(text + decoder.end()))
-      const onError = () => finish(Either.left("unreadable"))
-      if (incoming.readableEnded) return resume(Effect.succeed(Either.right("")))
-      incoming.on("data", onData)
-      incoming.on("end", onEnd)
-      incoming.on("error", onError)
-    })
+    readIncoming(NodeHttpServerRequest.toIncomingMessage(request), maxBytes)
   )
 
 /** As FastAPI binds a model: a body is parsed as JSON when it is untyped, `application/json` or `…+json`. */
@@ -73,17 +77,17 @@ export class BodyRejected {
   constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
 }
 
+/** The answer to a body that could not be read. */
+export const bodyRefusal = (problem: BodyProblem) =>
+  problem === "too_large"
+    ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
+    : detail(400, "Unreadable request body")
+
 export const bodyText = Effect.gen(function* () {
   const { tunables } = yield* KiokuConfig
   const body = yield* readBody(tunables.max_body_bytes)
   if (Either.isRight(body)) return body.right
-  return yield* Effect.fail(
-    new BodyRejected(
-      body.left === "too_large"
-        ? HttpServerResponse.setHeader(detail(413, "Request body too large"), "connection", "close")
-        : detail(400, "Unreadable request body")
-    )
-  )
+  return yield* Effect.fail(new BodyRejected(bodyRefusal(body.left)))
 })
 
 /** The body of a N.E.K.O. route bound to a pydantic model: 422 unless it is sent as JSON. */

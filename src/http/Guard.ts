@@ -45,6 +45,26 @@ const originAllowed = (origin: string): boolean => {
   }
 }
 
+/**
+ * What the request's headers fail before sessions are looked at: a host or origin other than loopback (no
+ * token set), or the bearer token (a token set); undefined when they pass.
+ */
+export const headerRefusal = (
+  header: (name: string) => string | undefined,
+  authToken: string | undefined
+): "host" | "origin" | "token" | undefined => {
+  if (authToken !== undefined)
+    return secretsMatch(header("authorization") ?? "", `Bearer ${authToken}`) ? undefined : "token"
+  if (!loopbackHosts.has(hostName(header("host") ?? ""))) return "host"
+  const origin = header("origin")
+  return origin !== undefined && !originAllowed(origin) ? "origin" : undefined
+}
+
+/** The 409 limited-mode answer while startup recovery runs or storage is blocked; none once ready. */
+export const limitedAnswer = Effect.map(Effect.flatMap(RuntimeStatus, Ref.get), (phase) =>
+  Option.map(Option.fromNullable(blockingReason(phase)), limited)
+)
+
 export const guard =
   (options: GuardOptions) =>
   <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | RuntimeStatus | Sessions> =>
@@ -52,12 +72,11 @@ export const guard =
       const request = yield* HttpServerRequest.HttpServerRequest
       const headers = request.headers
       let session = false
-      if (options.authToken === undefined) {
-        if (!loopbackHosts.has(hostName(headers["host"] ?? ""))) return detail(403, "Forbidden host")
-        const origin = headers["origin"]
-        if (origin !== undefined && !originAllowed(origin)) return detail(403, "Forbidden origin")
-      } else if (!secretsMatch(headers["authorization"] ?? "", `Bearer ${options.authToken}`)) {
-        const refused = yield* gate(options.authToken)
+      const refusal = headerRefusal((name) => headers[name], options.authToken)
+      if (refusal === "host") return detail(403, "Forbidden host")
+      if (refusal === "origin") return detail(403, "Forbidden origin")
+      if (refusal === "token") {
+        const refused = yield* gate(options.authToken ?? "")
         if (Option.isSome(refused)) return refused.value
         session = true
       }
@@ -68,8 +87,8 @@ export const guard =
       }
       const path = request.url.split("?")[0] ?? ""
       if (!limitedModeExempt.has(path)) {
-        const reason = blockingReason(yield* Ref.get(yield* RuntimeStatus))
-        if (reason !== undefined) return limited(reason)
+        const refused = yield* limitedAnswer
+        if (Option.isSome(refused)) return refused.value
       }
       return yield* session ? Effect.locally(app, viaSession, true) : app
     })

@@ -3,7 +3,7 @@
  * `{"status":"error"}` for failed memory operations, the 409 limited-mode body.
  */
 import { HttpServerResponse } from "@effect/platform"
-import type { Schema } from "effect"
+import { Effect, type Schema } from "effect"
 
 export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
 
@@ -28,3 +28,9 @@ export const limited = (reason: string) =>
   )
 
 export const operationFailed = (message: string) => json({ status: "error", message })
+
+/** A defect in a handler: logged, answered 500 without details. */
+export const orInternalError = <A, E, R>(handler: Effect.Effect<A, E, R>) =>
+  Effect.catchAllCause(handler, (cause) =>
+    Effect.logError("request failed", cause).pipe(Effect.as(detail(500, "Internal Server Error")))
+  )

@@ -1,7 +1,7 @@
 /**
  * The HTTP server: the router behind the guards, 404 for unknown routes, 500 without details for defects,
  * listening on Node's http server (refused requests answered without resetting the connection), without a
- * tracing span per request. Startup recovery starts once the socket listens (so limited mode is
+ * tracing span per request. Plain write requests are answered before the router (Routes.ts `directWrites`). Startup recovery starts once the socket listens (so limited mode is
  * visible to clients) unless the server starts blocked. The listening url is announced in the memory root
  * (store/ServerAddress.ts) so that `kioku mcp` on the same root can reach this server.
  */
@@ -16,15 +16,18 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { api, routeNames, type RouteName } from "../api/Api.js"
 import { routerPath } from "../api/Route.js"
-import { createServer } from "node:http"
+import { EventEmitter } from "node:events"
+import { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import * as Startup from "../Startup.js"
 import { KiokuConfig } from "../Config.js"
 import * as ServerAddress from "../store/ServerAddress.js"
 import { guard } from "./Guard.js"
 import { Sessions } from "./Sessions.js"
-import { detail } from "./Responses.js"
-import { coreHandlers } from "./Routes.js"
+import { detail, orInternalError } from "./Responses.js"
+import { coreHandlers, directWrites } from "./Routes.js"
+import type { MemoryService } from "../MemoryService.js"
+import type { RuntimeStatus } from "../RuntimeStatus.js"
 import { adminHandlers } from "./AdminRoutes.js"
 import { recallHandlers } from "./RecallRoutes.js"
 import { localeHandlers } from "./LocaleRoutes.js"
@@ -97,9 +100,7 @@ export const httpApp = (options: Pick<ServeOptions, "authToken" | "maxBodyBytes"
       )
     ),
     guard(options),
-    Effect.catchAllCause((cause) =>
-      Effect.logError("request failed", cause).pipe(Effect.as(detail(500, "Internal Server Error")))
-    )
+    orInternalError
   )
 
 const refusals: Readonly<Record<string, string>> = {
@@ -107,41 +108,72 @@ const refusals: Readonly<Record<string, string>> = {
   HPE_REQUEST_TIMEOUT: "408 Request Timeout"
 }
 
+/** Node's http server with a hook that may answer a request before the router sees it (`directWrites`). */
+class DirectServer extends Server {
+  direct: (request: IncomingMessage, response: ServerResponse) => boolean = () => false
+  override emit(event: string | symbol, ...args: Array<unknown>): boolean {
+    if (event === "request") {
+      const [request, response] = args
+      if (request instanceof IncomingMessage && response instanceof ServerResponse && this.direct(request, response))
+        return true
+    }
+    return typeof event === "string"
+      ? super.emit(event, ...args)
+      : EventEmitter.prototype.emit.call(this, event, ...args)
+  }
+}
+
 /**
  * Node answers a request its parser refuses (headers over 16 KiB, bytes HTTP does not allow) and destroys the
  * socket at once, so a client still sending sees a reset instead of the answer. Here the answer is sent, the
  * rest of the request is read and dropped, and the socket closes once the client is done (at most 2 s later).
  */
-const createGentleServer = () =>
-  createServer().on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+const createGentleServer = () => {
+  const server = new DirectServer()
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable || socket.writableEnded) return
     const status = refusals[error.code ?? ""] ?? "400 Bad Request"
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
     socket.resume()
     setTimeout(() => socket.destroy(), 2000).unref()
   })
+  return server
+}
+
+/** The write routes' direct path (Routes.ts `directWrites`) on `server` while the layer lives. */
+const directLayer = (server: DirectServer, options: ServeOptions) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      server.direct = directWrites(yield* Effect.runtime<MemoryService | RuntimeStatus>(), options)
+      yield* Effect.addFinalizer(() => Effect.sync(() => (server.direct = () => false)))
+    })
+  )
 
 export const serverLayer = (options: ServeOptions) =>
-  Layer.mergeAll(
-    // No tracing span per request: kioku exports no traces, and building one (URL, headers) is a measurable
-    // part of a `/cache` turn's CPU.
-    HttpServer.serve(httpApp(options)).pipe(
-      HttpMiddleware.withTracerDisabledWhen(() => true),
-      Layer.provide(Sessions.layer(options.sessionTtlSeconds))
-    ),
-    Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
-    Layer.scopedDiscard(
-      HttpServer.addressWith((address) =>
-        Effect.gen(function* () {
-          const port = address._tag === "TcpAddress" ? address.port : 0
-          const host = options.host.includes(":") ? `[${options.host}]` : options.host
-          const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`
-          yield* Effect.logInfo("kioku listening").pipe(
-            Effect.annotateLogs({ port, startBlocked: options.startBlocked, url })
-          )
-          yield* Effect.logInfo(`open ${url} (memory browser: ${url}memory_browser, state charts: ${url}statecharts)`)
-          yield* ServerAddress.announce((yield* KiokuConfig).dataDir, url)
-        })
+  Layer.suspend(() => {
+    const server = createGentleServer()
+    return Layer.mergeAll(
+      directLayer(server, options),
+      // No tracing span per request: kioku exports no traces, and building one (URL, headers) is a measurable
+      // part of a `/cache` turn's CPU.
+      HttpServer.serve(httpApp(options)).pipe(
+        HttpMiddleware.withTracerDisabledWhen(() => true),
+        Layer.provide(Sessions.layer(options.sessionTtlSeconds))
+      ),
+      Layer.scopedDiscard(options.startBlocked ? Effect.void : Effect.forkScoped(Startup.recover)),
+      Layer.scopedDiscard(
+        HttpServer.addressWith((address) =>
+          Effect.gen(function* () {
+            const port = address._tag === "TcpAddress" ? address.port : 0
+            const host = options.host.includes(":") ? `[${options.host}]` : options.host
+            const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`
+            yield* Effect.logInfo("kioku listening").pipe(
+              Effect.annotateLogs({ port, startBlocked: options.startBlocked, url })
+            )
+            yield* Effect.logInfo(`open ${url} (memory browser: ${url}memory_browser, state charts: ${url}statecharts)`)
+            yield* ServerAddress.announce((yield* KiokuConfig).dataDir, url)
+          })
+        )
       )
-    )
-  ).pipe(Layer.provideMerge(NodeHttpServer.layer(createGentleServer, { port: options.port, host: options.host })))
+    ).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })))
+  })
