@@ -9,7 +9,9 @@
  * already in its recent.json (a long history only `/cache` ever grew). `--distinct` sends the requests in flight
  * to distinct characters (each turn its own commit: the cost of a commit alone); by default two clients often
  * write to one character at once and their turns share a commit. The server's CPU is read again `--settle S` seconds
- * (default 60) after each scenario's window: the work its turns left behind.
+ * (default 60) after each scenario's window: the work its turns left behind. The window follows `--warm S` seconds
+ * (default 5) of the same traffic, not counted: sustained ingest, past a fresh process's first seconds (its code
+ * still being compiled; `--warm 0` counts them, as runs before 2026-12-06's eighth session did).
  */
 import { Agent } from "node:http"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -162,11 +164,13 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
       distinct: { type: "boolean" },
       "history-seed": { type: "string" },
       settle: { type: "string" },
+      warm: { type: "string" },
       json: { type: "boolean" }
     }
   })
   const seconds = Number(values.seconds ?? "10")
   const settle = Number(values.settle ?? "60")
+  const warm = Number(values.warm ?? "5")
   const concurrencies = (values.concurrency ?? "1,32").split(",").map(Number)
   const characterCounts = (values.characters ?? "1,10,100").split(",").map(Number)
   const root = mkdtempSync(path.join(tmpdir(), "kioku-bench-"))
@@ -186,6 +190,8 @@ export const runIngest = async (args: ReadonlyArray<string>) => {
     for (const concurrency of concurrencies) {
       for (const characters of characterCounts) {
         if (values.cold !== true) await warmUp([server.port], characters, concurrency)
+        if (values.cold !== true && warm > 0)
+          await scenario([server.port], characters, concurrency, warm, values.distinct === true)
         const before = cpuTimes(server.child.pid)
         const s = await scenario([server.port], characters, concurrency, seconds, values.distinct === true)
         const during = cpuTimes(server.child.pid)

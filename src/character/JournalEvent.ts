@@ -12,6 +12,7 @@ import type { PersonaOp } from "../persona/PersonaStore.js"
 import { personaOp, personaTypes } from "../persona/PersonaEvent.js"
 import {
   decodeSplice,
+  builtTurns,
   decodeTurns,
   RECENT_SPLICED,
   TURNS_APPENDED,
@@ -80,6 +81,8 @@ export const fromLine = (line: EventLine): Either.Either<JournalEvent, string> =
   }
   if (tombstoneOf(line)._tag === "Some") return Either.right({ _tag: "Tombstone" as const, eventId: line.event_id })
   if (line.type === TURNS_APPENDED) {
+    const known = builtTurns(line)
+    if (known !== undefined) return Either.right({ _tag: "Turns" as const, eventId: line.event_id, payload: known })
     return Either.mapBoth(decodeTurns(line.payload), {
       onLeft: bad,
       onRight: (payload) => ({ _tag: "Turns" as const, eventId: line.event_id, payload })

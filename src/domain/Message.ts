@@ -47,7 +47,8 @@ const make = (type: MessageType, content: unknown): StoredMessage => ({
 
 /** Normalises one request item to the on-disk shape. */
 export const normaliseMessage = (item: unknown): StoredMessage => {
-  const disk = decodeOnDisk(item)
+  // Without `data` it cannot be the on-disk shape: skip building that decoder's failure.
+  const disk = typeof item === "object" && item !== null && "data" in item ? decodeOnDisk(item) : Option.none()
   if (Option.isSome(disk)) return make(disk.value.type, disk.value.data.content)
   const openAi = decodeOpenAi(item)
   if (Option.isSome(openAi)) return make(roleType(openAi.value.role), openAi.value.content ?? "")

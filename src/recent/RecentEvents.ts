@@ -39,12 +39,17 @@ export const decodeSplice = Schema.decodeUnknownEither(SplicePayload)
 const encodeTurns = Schema.encodeSync(TurnsPayload)
 const encodeSplice = Schema.encodeSync(SplicePayload)
 
-export const turnsLine = (eventId: string, payload: TurnsPayload, ts: string): EventLine => ({
-  event_id: eventId,
-  type: TURNS_APPENDED,
-  ts,
-  payload: { ...encodeTurns(payload) }
-})
+/** The payload of each line `turnsLine` built, so the commit applying it does not decode what it just encoded. */
+const built = new WeakMap<EventLine, TurnsPayload>()
+
+export const turnsLine = (eventId: string, payload: TurnsPayload, ts: string): EventLine => {
+  const line = { event_id: eventId, type: TURNS_APPENDED, ts, payload: { ...encodeTurns(payload) } }
+  built.set(line, payload)
+  return line
+}
+
+/** The payload a line was built from, when `turnsLine` built it in this process. */
+export const builtTurns = (line: EventLine): TurnsPayload | undefined => built.get(line)
 
 export const spliceLine = (eventId: string, payload: SplicePayload, ts: string): EventLine => ({
   event_id: eventId,
