@@ -21,7 +21,12 @@ const windowsReserved = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$
 const reservedRoutes = new Set(["health", "shutdown", "reload", "internal", "api", "static", "memory_browser"])
 const allowed = /^[\p{L}\p{M}\p{N} _\-()（）·・'’.]+$/u
 
+/** Names already found valid (every request names its character): checked once, up to 10,000 kept. */
+const known = new Map<string, CharacterName>()
+
 export const validateCharacterName = (raw: string): Either.Either<CharacterName, InvalidCharacterName> => {
+  const seen = known.get(raw)
+  if (seen !== undefined) return Either.right(seen)
   const name = raw.trim()
   if (name.length === 0 || [...name].length > MAX_NAME_LENGTH) {
     return Either.left(new InvalidCharacterName({ detail: "Invalid lanlan_name length" }))
@@ -37,5 +42,8 @@ export const validateCharacterName = (raw: string): Either.Either<CharacterName,
     reservedRoutes.has(name.toLowerCase()) ||
     !allowed.test(name)
   if (bad) return Either.left(new InvalidCharacterName({ detail: "Invalid characters in lanlan_name" }))
-  return Either.right(CharacterName.make(name))
+  const valid = CharacterName.make(name)
+  if (known.size >= 10_000) known.clear()
+  known.set(raw, valid)
+  return Either.right(valid)
 }
