@@ -94,12 +94,7 @@ const writeRoute = (kind: WriteKind) =>
   }).pipe(Effect.catchTag("BodyRejected", (e) => Effect.succeed(e.response)))
 
 const directPath = /^\/(cache|process|renew|settle)\/([^/?;#]+)(?:\?.*)?$/
-const kinds: Readonly<Record<string, WriteKind>> = {
-  cache: "cache",
-  process: "process",
-  renew: "renew",
-  settle: "settle"
-}
+const isWriteKind = (route: string): route is WriteKind => Object.hasOwn(written, route)
 
 /** A path segment as the router decodes a parameter (at most 100 characters); undefined where it would not. */
 const routerParam = (segment: string): string | undefined => {
@@ -130,9 +125,9 @@ export const directWrites =
   (request: IncomingMessage, response: ServerResponse): boolean => {
     if (request.method !== "POST") return false
     const match = directPath.exec(request.url ?? "")
-    const kind = kinds[match?.[1] ?? ""]
+    const kind = match?.[1] ?? ""
     const name = routerParam(match?.[2] ?? "")
-    if (kind === undefined || name === undefined) return false
+    if (!isWriteKind(kind) || name === undefined) return false
     const header = (key: string) => {
       const value = request.headers[key]
       return typeof value === "string" ? value : undefined

@@ -1,9 +1,10 @@
 /**
  * The HTTP server: the router behind the guards, 404 for unknown routes, 500 without details for defects,
  * listening on Node's http server (refused requests answered without resetting the connection), without a
- * tracing span per request. Plain write requests are answered before the router (Routes.ts `directWrites`). Startup recovery starts once the socket listens (so limited mode is
- * visible to clients) unless the server starts blocked. The listening url is announced in the memory root
- * (store/ServerAddress.ts) so that `kioku mcp` on the same root can reach this server.
+ * tracing span per request. Plain write requests are answered before the router (Routes.ts `directWrites`).
+ * Startup recovery starts once the socket listens (so limited mode is visible to clients) unless the server
+ * starts blocked. The listening url is announced in the memory root (store/ServerAddress.ts) so that `kioku mcp`
+ * on the same root can reach this server.
  */
 import {
   HttpMiddleware,
