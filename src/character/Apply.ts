@@ -19,6 +19,7 @@ import * as TimeIndex from "../store/TimeIndex.js"
 import { ensureDir } from "../store/DurableFs.js"
 import { existsSync } from "node:fs"
 import { fromLine, type JournalEvent, type TurnEvent } from "./JournalEvent.js"
+import { withFields } from "../domain/Shapes.js"
 
 /** What applying events reads and writes of a character's state (the character state has all of it). */
 export interface CharacterViews {
@@ -158,7 +159,9 @@ export const applyUnapplied = (state: CharacterViews) =>
     const latest = new Map([...current, ...changed].map((f) => [f.id, f]))
     const upserts = [
       ...changed,
-      ...[...latest.values()].filter((f) => absorbed.has(f.id) && !f.absorbed).map((f) => ({ ...f, absorbed: true }))
+      ...[...latest.values()]
+        .filter((f) => absorbed.has(f.id) && !f.absorbed)
+        .map((f) => withFields(f, { absorbed: true }))
     ]
     const factsOk = yield* viewWrite(
       moves.length === 0 && forgotten.length === 0 && upserts.length === 0,

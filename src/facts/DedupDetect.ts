@@ -28,6 +28,7 @@ import type * as DedupQueue from "./DedupQueue.js"
 import type { Fact } from "./Fact.js"
 import type { FactsHost } from "./FactsHost.js"
 import { vectorPairs } from "./VectorDedup.js"
+import { withFields } from "../domain/Shapes.js"
 
 /** N.E.K.O.'s arbitration domain of a subject (`_fact_dedup_domain`): its key and scope, except that a
  * member's default-scope `group_participant` rows share their group's `@group_participant_arbitration:` key. */
@@ -103,7 +104,7 @@ export const makeDetect =
         for (const limit of [10, 200]) {
           const hits = found.slice(0, limit)
           const scored = [...hits, ...mates]
-            .map((h) => ({ ...h, overlap: dice(tokens, h.tokens) }))
+            .map((h) => ({ id: h.id, tokens: h.tokens, overlap: dice(tokens, h.tokens) }))
             .sort((a, b) => b.overlap - a.overlap)
           best = undefined
           for (const h of scored) {
@@ -157,5 +158,5 @@ export const makeDetect =
         queuedAt,
         t
       ).pipe(Effect.provideService(Embedder, deps.embedder))
-      return { keep, pairs: [...pairs, ...byVector.map((p) => ({ ...p, ...scopedPairFields(subject) }))] }
+      return { keep, pairs: [...pairs, ...byVector.map((p) => withFields(p, scopedPairFields(subject)))] }
     })

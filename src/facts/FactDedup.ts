@@ -20,6 +20,7 @@ import type { FactsHost } from "./FactsHost.js"
 import { Embedder } from "../vectors/Embedder.js"
 import { makeDetect, samePartition } from "./DedupDetect.js"
 import { factMoveLine, FACT_ARCHIVED, FACT_MERGED } from "./FactEvents.js"
+import { withFields } from "../domain/Shapes.js"
 
 export const make = (deps: { readonly tunables: Tunables; readonly speakers: Effect.Effect<Speakers> }) =>
   Effect.gen(function* () {
@@ -91,7 +92,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
                     importance: Math.min(10, existing.importance + 1),
                     merged_from_ids: [...merged(existing), candidate.id]
                   },
-                  archived: { ...candidate, superseded_by: existing.id, arbitration_archived_at: now },
+                  archived: withFields(candidate, { superseded_by: existing.id, arbitration_archived_at: now }),
                   reason: "dedup_merge"
                 }
               : {
@@ -100,7 +101,7 @@ export const make = (deps: { readonly tunables: Tunables; readonly speakers: Eff
                     importance: Math.max(candidate.importance, existing.importance),
                     merged_from_ids: [...merged(existing), existing.id]
                   },
-                  archived: { ...existing, superseded_by: candidate.id, arbitration_archived_at: now },
+                  archived: withFields(existing, { superseded_by: candidate.id, arbitration_archived_at: now }),
                   reason: "dedup_replace"
                 }
           return [factMoveLine(randomUUID(), FACT_MERGED, payload, now)]

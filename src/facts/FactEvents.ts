@@ -67,7 +67,7 @@ export const factLine = (
   event_id: eventId,
   type,
   ts,
-  payload: { ...encodeFact({ fact }) }
+  payload: encodeFact({ fact })
 })
 
 export const factMoveLine = (
@@ -75,18 +75,18 @@ export const factMoveLine = (
   type: typeof FACT_ARCHIVED | typeof FACT_MERGED,
   payload: FactMovePayload,
   ts: string
-): EventLine => ({ event_id: eventId, type, ts, payload: { ...encodeMove(payload) } })
+): EventLine => ({ event_id: eventId, type, ts, payload: encodeMove(payload) })
 
 export const factAbsorbedLine = (eventId: string, payload: FactAbsorbedPayload, ts: string): EventLine => ({
   event_id: eventId,
   type: FACT_ABSORBED,
   ts,
-  payload: { ...encodeAbsorbed(payload) }
+  payload: encodeAbsorbed(payload)
 })
 
 export const factForgottenLine = (eventId: string, payload: FactForgottenPayload, ts: string): EventLine => ({
   event_id: eventId,
   type: FACT_FORGOTTEN,
   ts,
-  payload: { ...encodeForgotten(payload) }
+  payload: encodeForgotten(payload)
 })

@@ -15,6 +15,7 @@ import { localArbitration } from "./local/LocalDedup.js"
 import { ExtractedFacts, ExtractedFactsAiAware, FactDedup } from "../llm/prompts/contracts.js"
 import { factDedup, factExtraction, factExtractionAiAware } from "./prompts.js"
 import { fillPrompt } from "../llm/prompts/templates.js"
+import { withFields } from "../domain/Shapes.js"
 
 export interface ExtractInput {
   readonly utterances: ReadonlyArray<Utterance>
@@ -62,7 +63,7 @@ const make = Effect.gen(function* () {
       const decoded = decodeAnswer(ExtractedFactsAiAware)(answer)
       const plain = decodeAnswer(ExtractedFacts)(answer)
       if (aiAware && Either.isRight(decoded)) {
-        return decoded.right.map((f): Extracted => ({ ...f, event_when: f.event_when ?? null }))
+        return decoded.right.map((f): Extracted => withFields(f, { event_when: f.event_when ?? null }))
       }
       if (Either.isLeft(plain)) {
         return yield* new LlmError({ task, reason: "bad_answer", message: plain.left })

@@ -6,6 +6,7 @@
 import type { Extracted } from "./local/LocalFacts.js"
 import { clampImportance, ENTITIES, eventWindow, factId, SOURCES, textHash, type Fact } from "./Fact.js"
 import { localIso } from "../domain/LocalTime.js"
+import { withFields } from "../domain/Shapes.js"
 
 export interface Planned {
   readonly fresh: ReadonlyArray<Fact>
@@ -32,7 +33,7 @@ export const planFacts = (
     const existing = byHash.get(hash)
     if (existing) {
       if (existing.source === "ai_disclosure" && source === "user_observation") {
-        upgraded.push({ ...existing, source, signal_processed: false })
+        upgraded.push(withFields(existing, { source, signal_processed: false }))
       }
       continue
     }

@@ -33,6 +33,7 @@ import {
 import { movePersona } from "./PersonaTransitions.js"
 import { subjectFields, subjectOfRow } from "../domain/Subject.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
+import { withFields } from "../domain/Shapes.js"
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -56,7 +57,7 @@ export const make = (deps: {
         ...(c.new_source_id !== null ? { sourceId: c.new_source_id } : {}),
         createdAt: ts
       })
-      return subject === undefined ? entry : { ...entry, ...subjectFields(subject) }
+      return subject === undefined ? entry : withFields(entry, subjectFields(subject))
     }
 
     /** Resolves one batch; returns how many corrections were resolved. */

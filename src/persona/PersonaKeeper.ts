@@ -35,6 +35,7 @@ import { cardLine, entryLine, PERSONA_FACT_ADDED, queuedLine } from "./PersonaEv
 import { movePersona } from "./PersonaTransitions.js"
 import { moveReflection } from "../reflection/ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../reflection/ReflectionEvents.js"
+import { withFields } from "../domain/Shapes.js"
 
 const HOUR = 3_600_000
 const MIGRATION_MARKER = "__evidence_migration_v1__"
@@ -259,7 +260,7 @@ export const make = (deps: {
               { type: "mentioned", mentionsInWindow: mentions.length },
               t,
               ts,
-              { base: { ...e, recent_mentions: mentions }, source: "mention", always: true }
+              { base: withFields(e, { recent_mentions: mentions }), source: "mention", always: true }
             )
             lines.push(...move.lines)
             continue
@@ -267,7 +268,7 @@ export const make = (deps: {
           const r = m.reflection
           if (!inScope(r)) continue
           const mentions = recent(r.recent_mentions)
-          const base: Reflection = { ...r, recent_mentions: mentions }
+          const base: Reflection = withFields(r, { recent_mentions: mentions })
           const move = moveReflection(
             r,
             { type: "mentioned", mentionsInWindow: mentions.length, suppressed: r.suppress },

@@ -18,6 +18,7 @@ import {
   type Correction,
   type PersonaSection
 } from "./Persona.js"
+import { withFields } from "../domain/Shapes.js"
 
 export type PersonaOp =
   | {
@@ -105,7 +106,7 @@ export const applyCorrections = (queue: ReadonlyArray<Correction>, ops: Readonly
     else if (o.op === "attempts") {
       q = q.map((c) => {
         const n = o.counts[c.correction_id]
-        return n === undefined ? c : { ...c, resolve_attempts: n }
+        return n === undefined ? c : withFields(c, { resolve_attempts: n })
       })
     }
   }
@@ -117,7 +118,7 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
   const corrections = ViewFile.make(CorrectionsFile, path.join(dir, "persona_corrections.json"))
   const archive = ShardArchive.make(PersonaEntry, path.join(dir, "persona_archive"), {
     maxPerShard: options.maxPerShard,
-    stamp: (e, archivedAt, shard) => ({ ...e, archived_at: archivedAt, archive_shard_path: shard })
+    stamp: (e, archivedAt, shard) => withFields(e, { archived_at: archivedAt, archive_shard_path: shard })
   })
 
   /** The persona with its entity sections; `None` when persona.json does not exist yet. */

@@ -13,6 +13,7 @@
  * Ties keep memory-first order; each row's score becomes its fused score (6 decimals).
  */
 import type { RecallRow } from "./RecallTypes.js"
+import { withFields } from "../domain/Shapes.js"
 
 export interface MergeParams {
   /** Short turn rows matched only through their neighbours' terms (TurnIndex `borrowed`, TurnTier `isShort`). */
@@ -83,5 +84,5 @@ export const mergeTiers = (
     chosen.push(next)
     memoriesIn++
   }
-  return chosen.map((s) => ({ ...s.row, score: round6(s.score) }))
+  return chosen.map((s) => withFields(s.row, { score: round6(s.score) }))
 }

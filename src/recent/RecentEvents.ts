@@ -43,7 +43,7 @@ const encodeSplice = Schema.encodeSync(SplicePayload)
 const built = new WeakMap<EventLine, TurnsPayload>()
 
 export const turnsLine = (eventId: string, payload: TurnsPayload, ts: string): EventLine => {
-  const line = { event_id: eventId, type: TURNS_APPENDED, ts, payload: { ...encodeTurns(payload) } }
+  const line = { event_id: eventId, type: TURNS_APPENDED, ts, payload: encodeTurns(payload) }
   built.set(line, payload)
   return line
 }
@@ -55,7 +55,7 @@ export const spliceLine = (eventId: string, payload: SplicePayload, ts: string):
   event_id: eventId,
   type: RECENT_SPLICED,
   ts,
-  payload: { ...encodeSplice(payload) }
+  payload: encodeSplice(payload)
 })
 
 /** Journals and applies one splice of the recent view; false (and the view untouched) when the journal failed. */

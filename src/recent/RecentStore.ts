@@ -19,6 +19,7 @@ import * as path from "node:path"
 import { readText, sameStamp, stampOf, type FileStamp, type StoreError } from "../store/DurableFs.js"
 import { writeAtomicPooled } from "../store/PooledSync.js"
 import { RecentFile, type StoredMessage } from "../domain/Message.js"
+import { withFields } from "../domain/Shapes.js"
 import { fingerprint, splice } from "./Compression.js"
 
 export class RecentUnreadable extends Schema.TaggedError<RecentUnreadable>()("RecentUnreadable", {
@@ -47,21 +48,28 @@ export const eventIdOf = (m: StoredMessage): string | undefined => {
 }
 
 export const tagWithEvent = (eventId: string, messages: ReadonlyArray<StoredMessage>): Array<StoredMessage> =>
-  messages.map((m, i) => ({ ...m, data: { ...m.data, id: `${eventId}:${i}` } }))
+  messages.map((m, i) => withFields(m, { data: withFields(m.data, { id: `${eventId}:${i}` }) }))
 
 /** One array item as `JSON.stringify(array, null, 2)` prints it, so the file text can be built incrementally. */
 const itemText = (m: StoredMessage): string => "  " + JSON.stringify(m, null, 2).replace(/\n/g, "\n  ")
 const arrayText = (texts: ReadonlyArray<string>): string => (texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`)
 /** The whole file's text as kioku writes it (two-space indent). */
 export const fileText = (items: ReadonlyArray<StoredMessage>): string => arrayText(items.map(itemText))
-const appendText = (text: string, added: ReadonlyArray<string>): string =>
-  added.length === 0 ? text : text === "[]" ? arrayText(added) : `${text.slice(0, -2)},\n${added.join(",\n")}\n]`
+/** The file's text with `added` after `texts`, built for one write and dropped after it. */
+const appendedText = (texts: ReadonlyArray<string>, added: ReadonlyArray<string>): string =>
+  texts.length === 0 || added.length === 0
+    ? arrayText(texts.length === 0 ? added : texts)
+    : `[\n${texts.join(",\n")},\n${added.join(",\n")}\n]`
 
 /** The file as last read or written; its items and event ids grow in place as kioku appends (never handed out). */
 interface Cached {
   readonly stamp: Option.Option<FileStamp>
   readonly items: Array<StoredMessage>
-  readonly text: string
+  /**
+   * Each item's text (`itemText`), kept instead of the file's text: a write joins them into a string that dies
+   * young, where a kept whole-file string replaced at every write lived just long enough to be promoted.
+   */
+  readonly texts: Array<string>
   readonly events: Set<string>
 }
 
@@ -115,7 +123,7 @@ export const make = (
           : Effect.fail(new RecentUnreadable({ file, message: "recent.json does not decode as a message list" }))
       }
     })
-    const read: Cached = { stamp, items: [...items], text: arrayText(items.map(itemText)), events: eventsOf(items) }
+    const read: Cached = { stamp, items: [...items], texts: items.map(itemText), events: eventsOf(items) }
     cache = read
     return read
   }).pipe(Effect.catchTag("StoreError", (e) => Effect.fail(new RecentUnreadable({ file, message: e.message }))))
@@ -131,13 +139,14 @@ export const make = (
     )
 
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
-    const text = appendText(base.text, added.map(itemText))
-    return replaceFile(text).pipe(
+    const texts = added.map(itemText)
+    return replaceFile(appendedText(base.texts, texts)).pipe(
       Effect.tap((stamp) =>
         Effect.sync(() => {
           base.items.push(...added)
+          base.texts.push(...texts)
           for (const id of eventsOf(added)) base.events.add(id)
-          cache = { ...base, stamp, text }
+          cache = { stamp, items: base.items, texts: base.texts, events: base.events }
         })
       ),
       Effect.asVoid
@@ -262,12 +271,12 @@ export const make = (
             : undefined
           : splice(items, fingerprints, tagWithEvent(eventId, replacement), at)
         if (next === undefined) return { written: true, moot: true }
-        const text = arrayText(next.map(itemText))
+        const texts = next.map(itemText)
         const wrote = yield* Effect.either(
-          replaceFile(text).pipe(
+          replaceFile(arrayText(texts)).pipe(
             Effect.tap((stamp) =>
               Effect.sync(() => {
-                cache = { stamp, items: [...next], text, events: eventsOf(next) }
+                cache = { stamp, items: [...next], texts, events: eventsOf(next) }
                 if (held > 0) {
                   deferred = deferred.slice(held)
                   deferredIds = eventsOf(deferred)

@@ -15,6 +15,7 @@ import type { Tunables } from "../Tunables.js"
 import type { ReflectionHost } from "./ReflectionHost.js"
 import { moveReflection } from "./ReflectionTransitions.js"
 import { surfacedView, SurfacedRow } from "./Surfacing.js"
+import { withFields } from "../domain/Shapes.js"
 
 export const make = (deps: {
   readonly tunables: Tunables
@@ -58,7 +59,9 @@ export const make = (deps: {
         yield* view.write(
           rows.map((row) => {
             const verdict = verdicts.get(row.reflection_id)
-            return verdict === undefined || row.feedback !== null ? row : { ...row, feedback: verdict, feedback_at: ts }
+            return verdict === undefined || row.feedback !== null
+              ? row
+              : withFields(row, { feedback: verdict, feedback_at: ts })
           })
         )
         yield* deps.afterwards(state)

@@ -38,14 +38,14 @@ export const reflectionLine = (
   event_id: eventId,
   type,
   ts,
-  payload: { ...encodeReflection(payload) }
+  payload: encodeReflection(payload)
 })
 
 export const stateChangedLine = (eventId: string, payload: StateChangedPayload, ts: string): EventLine => ({
   event_id: eventId,
   type: REFLECTION_STATE_CHANGED,
   ts,
-  payload: { ...encodeStateChanged(payload) }
+  payload: encodeStateChanged(payload)
 })
 
 /** `reflection.forgotten`: reflections an operator forgot (ids and a reason, never text); they leave every view. */

@@ -9,6 +9,7 @@ import * as ViewFile from "../store/ViewFile.js"
 import * as ShardArchive from "../store/ShardArchive.js"
 import { Reflection, ReflectionsFile } from "./Reflection.js"
 import { privateRows } from "../domain/Subject.js"
+import { withFields } from "../domain/Shapes.js"
 
 export const make = (dir: string, options: { readonly maxPerShard: number }) => {
   const view = ViewFile.make(ReflectionsFile, path.join(dir, "reflections.json"))
@@ -30,7 +31,8 @@ export const make = (dir: string, options: { readonly maxPerShard: number }) => 
     })
   const archive = ShardArchive.make(Reflection, path.join(dir, "reflection_archive"), {
     maxPerShard: options.maxPerShard,
-    stamp: (r, archivedAt, shard) => ({ ...r, status: "archived", archived_at: archivedAt, archive_shard_path: shard })
+    stamp: (r, archivedAt, shard) =>
+      withFields(r, { status: "archived", archived_at: archivedAt, archive_shard_path: shard })
   })
   return { file: view.file, load, loadAll, upsert, archive, release: view.release, held: view.held }
 }

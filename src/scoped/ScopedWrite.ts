@@ -19,6 +19,7 @@ import { FACT_ADDED, FACT_UPDATED, factLine } from "../facts/FactEvents.js"
 import type { FactsHost } from "../facts/FactsHost.js"
 import type { StoreError } from "../store/DurableFs.js"
 import type { ViewDecodeError } from "../store/ViewFile.js"
+import { withFields } from "../domain/Shapes.js"
 
 export interface ScopedCandidate {
   readonly text: string
@@ -73,7 +74,7 @@ export const persist = (
       const existing = byHash.get(hash)
       if (existing) {
         if (existing.source === "ai_disclosure" && c.source === "user_observation")
-          upgraded.push({ ...existing, source: "user_observation", signal_processed: true })
+          upgraded.push(withFields(existing, { source: "user_observation", signal_processed: true }))
         continue
       }
       const when = c.event_when ?? null

@@ -12,6 +12,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
 import { appendDurable, readText, withinDir, type StoreError } from "./DurableFs.js"
 import { syncFilePooled, writeAtomicPooled } from "./PooledSync.js"
+import { withFields } from "../domain/Shapes.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -137,7 +138,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
       const text = Option.getOrElse(stored, () => "")
       needsNewline = text.length > 0 && !text.endsWith("\n")
       const read = readOutbox(text)
-      ops = new Map([...read.ops].map(([id, op]) => [id, { ...op, registered: undefined }]))
+      ops = new Map([...read.ops].map(([id, op]) => [id, withFields(op, { registered: undefined })]))
       ;({ known, lines } = read)
     }),
     sync: Effect.suspend(() => {

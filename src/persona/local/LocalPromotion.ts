@@ -9,6 +9,7 @@
 import { stripNames } from "../../recall/Tokenize.js"
 import type { PromotionMerge } from "../../llm/prompts/contracts.js"
 import { coverage, isCjkMajority, isNegated, keywords, overlap } from "./LocalOverlap.js"
+import { withFields } from "../../domain/Shapes.js"
 
 const normal = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
 
@@ -18,7 +19,7 @@ export const localPromotion = (input: {
   readonly names: ReadonlyArray<string>
 }): typeof PromotionMerge.Type => {
   const keys = keywords(input.reflection, input.names)
-  const entries = input.entries.map((e) => ({ ...e, keys: keywords(e.text, input.names) }))
+  const entries = input.entries.map((e) => withFields(e, { keys: keywords(e.text, input.names) }))
   const covering = entries.find((e) => coverage(e.keys, keys) >= 0.9)
   if (covering !== undefined) {
     const flipped = isNegated(covering.text, input.names) !== isNegated(input.reflection, input.names)

@@ -63,9 +63,26 @@ export const encodeEntry = (e: RecallEntry, partition: string) => {
   return JSON.stringify(stored)
 }
 
+/** An entry in the field order of RecallEntry.ts's `project`, so entries from both share one shape. */
 const decodeEntry = (json: string): RecallEntry => {
   const s = decodeStored(json)
-  return { ...s, window: s.window ?? undefined, blocked: false, evidence: undefined }
+  return {
+    id: s.id,
+    text: s.text,
+    tier: s.tier,
+    entity: s.entity,
+    subjectKind: s.subjectKind,
+    subjectId: s.subjectId,
+    scope: s.scope,
+    createdAt: s.createdAt,
+    eventStartAt: s.eventStartAt,
+    eventEndAt: s.eventEndAt,
+    partition: s.partition,
+    window: s.window ?? undefined,
+    blocked: false,
+    evidence: undefined,
+    sourceRowIds: s.sourceRowIds
+  }
 }
 
 /** The source files of the corpus, stamped synchronously (a write checks them inside its transaction). */

@@ -6,6 +6,7 @@
  * can journal it as one event that replays on its own.
  */
 import { parseLocal } from "../../domain/LocalTime.js"
+import { withFields } from "../../domain/Shapes.js"
 
 export interface Evidence {
   readonly reinforcement: number
@@ -125,7 +126,7 @@ export const applySignal = (
 /** One more sub-zero day, at most once per calendar day (`YYYY-MM-DD`), while the score is below zero. */
 export const tallySubZero = (e: Evidence, currentScore: number, today: string): Evidence =>
   currentScore < 0 && e.sub_zero_last_increment_date !== today
-    ? { ...e, sub_zero_days: e.sub_zero_days + 1, sub_zero_last_increment_date: today }
+    ? withFields(e, { sub_zero_days: e.sub_zero_days + 1, sub_zero_last_increment_date: today })
     : e
 
 /** The initial reinforcement of a new reflection from the highest importance of its facts. */

@@ -27,6 +27,7 @@ import type { Tunables } from "../../Tunables.js"
 import type { ReflectionHost } from "../ReflectionHost.js"
 import { entryLine, PERSONA_EVIDENCE_UPDATED } from "../../persona/PersonaEvent.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
+import { withFields } from "../../domain/Shapes.js"
 
 type Target =
   | (Observation & { readonly type: "reflection"; readonly score: number; readonly record: Reflection })
@@ -103,12 +104,12 @@ export const make = (deps: {
         for (const { target, delta } of changes) {
           if (target.type === "reflection") {
             const current = reflections.get(target.id) ?? target.record
-            reflections.set(target.id, { ...current, ...applySignal(current, delta, ts, t) })
+            reflections.set(target.id, withFields(current, applySignal(current, delta, ts, t)))
           } else {
             const current = entries.get(target.id)?.entry ?? target.record
             entries.set(target.id, {
               section: target.section,
-              entry: { ...current, ...applySignal(current, delta, ts, t) }
+              entry: withFields(current, applySignal(current, delta, ts, t))
             })
           }
         }

@@ -20,6 +20,7 @@ import { movePersona } from "../../persona/PersonaTransitions.js"
 import { isLegacyPrivate, subjectOfRow } from "../../domain/Subject.js"
 import { moveReflection } from "../ReflectionTransitions.js"
 import { reflectionLine, REFLECTION_UPDATED } from "../ReflectionEvents.js"
+import { withFields } from "../../domain/Shapes.js"
 
 const DAY = 86_400_000
 
@@ -44,7 +45,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       const lines: Array<EventLine> = []
       for (const r of yield* state.reflections.loadAll) {
         if (subjectOfRow(r) === undefined && !isLegacyPrivate(r)) continue
-        const tallied: Reflection = { ...r, ...tallySubZero(r, score(r, now, t), today) }
+        const tallied: Reflection = withFields(r, tallySubZero(r, score(r, now, t), today))
         const subZero = moveReflection(r, { type: "sub_zero.checked", days: tallied.sub_zero_days }, t, ts, {
           base: tallied
         })
@@ -64,7 +65,7 @@ export const make = (deps: { readonly tunables: Tunables }) => {
       for (const [section, s] of Object.entries(yield* state.persona.load)) {
         for (const e of s.facts) {
           if (e.protected) continue
-          const tallied: PersonaEntry = { ...e, ...tallySubZero(e, score(e, now, t), today) }
+          const tallied: PersonaEntry = withFields(e, tallySubZero(e, score(e, now, t), today))
           const move = movePersona(
             section,
             e,

@@ -7,6 +7,7 @@
  */
 import type { Signals } from "../../llm/prompts/contracts.js"
 import { isNegated, keywords, type Observation, overlap } from "../../persona/local/LocalOverlap.js"
+import { withFields } from "../../domain/Shapes.js"
 
 type Signal = (typeof Signals.Type)["signals"][number]
 
@@ -15,7 +16,7 @@ export const localSignals = (input: {
   readonly observations: ReadonlyArray<Observation>
   readonly names: ReadonlyArray<string>
 }): typeof Signals.Type => {
-  const observations = input.observations.map((o) => ({ ...o, keys: keywords(o.text, input.names) }))
+  const observations = input.observations.map((o) => withFields(o, { keys: keywords(o.text, input.names) }))
   const seen = new Set<string>()
   const signals: Array<Signal> = []
   for (const fact of input.facts) {

@@ -8,6 +8,7 @@
  * in its order, unknown ids and repeats ignored, topped up from the coarse order, cut to the budget. A
  * failed LLM call means using the coarse order, which is `applyRerank(ordered, [], budget)`.
  */
+import { withFields } from "../../domain/Shapes.js"
 
 export interface Candidate {
   readonly id: string
@@ -78,7 +79,7 @@ export const coarseOrder = <C extends Candidate>(
     }
   }
   const ordered = indexed
-    .map((e) => ({ ...e, cos: relevance(e.candidate.vector, queryVectors) }))
+    .map((e) => withFields(e, { cos: relevance(e.candidate.vector, queryVectors) }))
     .sort((a, b) => desc(a.cos, b.cos) || byScore(a, b))
     .slice(0, keep * Math.max(1, count(oversample)))
     .map((e) => e.candidate)

@@ -12,6 +12,7 @@ import { clauseOf, nominal, type Clause, type Kind } from "./Clauses.js"
 import type { Cluster, Clusterable } from "./Cluster.js"
 import type { ThemeLabel } from "./Themes.js"
 import { langOf, traditional, type Lang } from "./Words.js"
+import { withFields } from "../../../domain/Shapes.js"
 
 type Primary = "activity" | "preference" | "boundary" | "identity" | "feeling"
 type Script = "en" | "ja" | "hans" | "hant"
@@ -201,7 +202,7 @@ export const compose = (
     langs.filter((x) => x === l).length > langs.filter((x) => x === best).length ? l : best
   )
   const own = subjects(cluster.entity, names)
-  const read = members.map((m): Read => ({ ...m, clause: clauseOf(m.fact.text, lang, own) }))
+  const read = members.map((m): Read => withFields(m, { clause: clauseOf(m.fact.text, lang, own) }))
   const tally = (p: Primary) => read.filter((r) => primaryOf(r.clause.kind) === p).length
   const primary = (["activity", "preference", "boundary", "identity", "feeling"] as const).reduce((best, p) =>
     tally(p) > tally(best) ? p : best
