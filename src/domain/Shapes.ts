@@ -15,6 +15,3 @@ export const withFields = <A extends object, B extends object>(base: A, fields: 
   (Object.hasOwn(base, "__proto__") || Object.hasOwn(fields, "__proto__")
     ? { ...base, ...fields }
     : Object.assign({}, base, fields)) as Merged<A, B>
-
-/** `{ ...base }` with shared shapes. */
-export const copyOf = <A extends object>(base: A): A => withFields(base, {})

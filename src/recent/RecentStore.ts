@@ -55,20 +55,12 @@ const itemText = (m: StoredMessage): string => "  " + JSON.stringify(m, null, 2)
 const arrayText = (texts: ReadonlyArray<string>): string => (texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`)
 /** The whole file's text as kioku writes it (two-space indent). */
 export const fileText = (items: ReadonlyArray<StoredMessage>): string => arrayText(items.map(itemText))
-/** The file's text with `added` after `texts`, built for one write and dropped after it. */
-const appendedText = (texts: ReadonlyArray<string>, added: ReadonlyArray<string>): string =>
-  texts.length === 0 || added.length === 0
-    ? arrayText(texts.length === 0 ? added : texts)
-    : `[\n${texts.join(",\n")},\n${added.join(",\n")}\n]`
 
 /** The file as last read or written; its items and event ids grow in place as kioku appends (never handed out). */
 interface Cached {
   readonly stamp: Option.Option<FileStamp>
   readonly items: Array<StoredMessage>
-  /**
-   * Each item's text (`itemText`), kept instead of the file's text: a write joins them into a string that dies
-   * young, where a kept whole-file string replaced at every write lived just long enough to be promoted.
-   */
+  /** Each item's text (`itemText`); a write joins them, so no whole-file string is kept between writes. */
   readonly texts: Array<string>
   readonly events: Set<string>
 }
@@ -140,7 +132,7 @@ export const make = (
 
   const writeAll = (base: Cached, added: ReadonlyArray<StoredMessage>): Effect.Effect<void, StoreError> => {
     const texts = added.map(itemText)
-    return replaceFile(appendedText(base.texts, texts)).pipe(
+    return replaceFile(arrayText([...base.texts, ...texts])).pipe(
       Effect.tap((stamp) =>
         Effect.sync(() => {
           base.items.push(...added)
