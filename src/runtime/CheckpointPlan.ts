@@ -9,7 +9,7 @@
  * ingest, at the regular checkpoints. Each plan is one timer at a time per character; the timers send
  * `Checkpoint` commands through the mailbox.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Random } from "effect"
 
 /** What the plan reads and marks of a character's state. */
 export interface Plannable {
@@ -28,6 +28,13 @@ export interface Plannable {
   readonly checkpoint: Effect.Effect<void>
 }
 
+/**
+ * The regular checkpoint's delay: a random point in the second half of the interval. Characters that start
+ * together (a burst of first turns, a restart) would otherwise checkpoint together at every interval, and
+ * their fsyncs, queued at once on libuv's four threads, would hold up every character's journal append.
+ */
+export const spread = (intervalMs: number) => Random.nextIntBetween(Math.ceil(intervalMs / 2), intervalMs + 1)
+
 export const make = (deps: {
   readonly intervalMs: number
   readonly idleMs: number
@@ -39,7 +46,7 @@ export const make = (deps: {
     Effect.gen(function* () {
       if (!state.checkpointScheduled && state.checkpointDue !== undefined) {
         state.checkpointScheduled = true
-        yield* deps.later(false, deps.intervalMs)
+        yield* deps.later(false, yield* spread(deps.intervalMs))
       }
       if (!state.idleCheckpointScheduled && state.recent.held() > 0) {
         state.idleCheckpointScheduled = true
