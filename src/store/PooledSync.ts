@@ -1,17 +1,19 @@
 /**
- * Durable writes on the acknowledgement path whose fsyncs run on libuv's thread pool instead of the event
- * loop. The write itself (page cache) stays synchronous and ordered; only the wait for the disk is handed off,
- * so while one character waits for its journal or view to reach the disk, the loop serves the others, and the
- * fsyncs of many characters' commits are in flight together (the file system folds concurrent fsyncs into one
- * journal commit). Each call is uninterruptible from its first write until its file is closed, so an
- * interrupted caller never leaves a descriptor under an fsync still running. Failures are `StoreError`s, as in
- * DurableFs.ts, whose synchronous primitives stay the rule everywhere else.
+ * Durable writes whose waits for the disk are off the event loop. The journal append (the acknowledgement
+ * path) writes synchronously (page cache) and fdatasyncs on libuv's thread pool, so while one character waits
+ * for its journal, the loop serves the others, and the fdatasyncs of many characters' commits are in flight
+ * together (the file system folds concurrent fsyncs into one journal commit). Atomic replaces of views and
+ * the fsyncs of checkpoints run on the writer threads (WriterThread.ts), out of the pool's queue. Each call is
+ * uninterruptible until its file is closed, so an interrupted caller never leaves a descriptor under an fsync
+ * still running. Failures are `StoreError`s, as in DurableFs.ts, whose synchronous primitives stay the rule
+ * everywhere else.
  */
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { StoreError } from "./DurableFs.js"
+import { fsyncDirOnThread, fsyncFileOnThread, replaceOnThread } from "./WriterThread.js"
 
 const storeError = (op: string, file: string, cause: unknown) =>
   new StoreError({ op, file, message: cause instanceof Error ? cause.message : String(cause) })
@@ -25,29 +27,11 @@ export const syncPooled = (fd: number, dataOnly: boolean, op: string, file: stri
     else fs.fsync(fd, done)
   })
 
-/** Fsyncs a directory (a rename in it) on the thread pool. */
-export const syncDirPooled = (dir: string): Effect.Effect<void, StoreError> =>
-  Effect.acquireUseRelease(
-    step("fsync-dir", dir, () => fs.openSync(dir, "r")),
-    (fd) => syncPooled(fd, false, "fsync-dir", dir),
-    (fd) => Effect.sync(() => fs.closeSync(fd)).pipe(Effect.ignore)
-  )
+/** Fsyncs a directory (a rename in it) on a writer thread. */
+export const syncDirPooled = (dir: string): Effect.Effect<void, StoreError> => fsyncDirOnThread(dir)
 
-/** Fsyncs an existing file on the thread pool; a missing file is fine. */
-export const syncFilePooled = (file: string): Effect.Effect<void, StoreError> =>
-  Effect.suspend(() => {
-    let fd: number
-    try {
-      fd = fs.openSync(file, "r")
-    } catch (e) {
-      const code = typeof e === "object" && e !== null && "code" in e ? e.code : undefined
-      return code === "ENOENT" ? Effect.void : Effect.fail(storeError("fsync", file, e))
-    }
-    return Effect.ensuring(
-      syncPooled(fd, false, "fsync", file),
-      Effect.sync(() => fs.closeSync(fd)).pipe(Effect.ignore)
-    ).pipe(Effect.uninterruptible)
-  })
+/** Fsyncs an existing file on a writer thread; a missing file is fine. */
+export const syncFilePooled = (file: string): Effect.Effect<void, StoreError> => fsyncFileOnThread(file)
 
 /** Runs `f` synchronously, a throw becoming a `StoreError`. */
 const step = <A>(op: string, file: string, f: () => A): Effect.Effect<A, StoreError> =>
@@ -73,30 +57,22 @@ export const appendPooled = (file: string, text: string): Effect.Effect<void, St
     )
   )
 
-/** Runs one callback-style fs call on the thread pool. */
-const pooled = <A>(op: string, file: string, call: (done: (e: NodeJS.ErrnoException | null, a?: A) => void) => void) =>
-  Effect.async<A | undefined, StoreError>((resume) =>
-    call((e, a) => resume(e === null ? Effect.succeed(a) : Effect.fail(storeError(op, file, e))))
-  )
-
 /**
  * Replaces `file` with `text` atomically as `DurableFs.writeAtomic` does (temp file, fsync, rename; `full`
- * also fsyncs the directory), every step on the thread pool (creating and renaming a file wait on the file
- * system's journal as an fsync does). The temp file is opened, written, fsynced (`flush`) and closed in one
- * pool call. The old content survives any crash before the rename.
+ * also fsyncs the directory), the whole sequence on a writer thread (creating and renaming a file wait on the
+ * file system's journal as an fsync does). A failed write removes its temp file before it is reported. The old
+ * content survives any crash before the rename.
  */
 export const writeAtomicPooled = (
   file: string,
   text: string | Uint8Array,
   durability: "full" | "content" = "full"
-): Effect.Effect<void, StoreError> => {
-  const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
-  const written = pooled("write", file, (done) => fs.writeFile(tmp, text, { flush: true }, (e) => done(e))).pipe(
-    Effect.zipRight(pooled("write", file, (done) => fs.rename(tmp, file, (e) => done(e)))),
-    // Awaited: the temp file is gone by the time the failure is reported.
-    Effect.tapError(() => Effect.async<void>((resume) => fs.rm(tmp, { force: true }, () => resume(Effect.void))))
+): Effect.Effect<void, StoreError> =>
+  Effect.suspend(() =>
+    replaceOnThread(
+      file,
+      `${file}.${randomUUID().slice(0, 8)}.tmp`,
+      text,
+      durability === "full" ? path.dirname(file) : undefined
+    )
   )
-  return Effect.uninterruptible(
-    Effect.asVoid(durability === "full" ? Effect.zipRight(written, syncDirPooled(path.dirname(file))) : written)
-  )
-}
