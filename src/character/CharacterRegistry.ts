@@ -32,6 +32,7 @@ import { ChineseScript } from "../domain/ChineseScript.js"
 import { RecentCompressor } from "../recent/RecentCompressor.js"
 import type { DueWork } from "../maintenance/DueWork.js"
 import { estimateBytes } from "../runtime/Footprint.js"
+import { startWriterThreads } from "../store/WriterThread.js"
 
 /** An actor kept busy (a request in flight) did not close within the wait of `exclusive`. */
 export class CharacterBusy extends Schema.TaggedError<CharacterBusy>()("CharacterBusy", { name: Schema.String }) {}
@@ -71,6 +72,7 @@ export class CharacterRegistry extends Context.Tag("app/actor/CharacterRegistry"
     CharacterRegistry,
     Effect.gen(function* () {
       const settings = yield* KiokuConfig
+      yield* Effect.sync(startWriterThreads)
       // Without the layer's own Scope: each actor must live in its RcMap entry's scope, or closing the entry
       // (idle eviction, `exclusive`) would leave the actor running until shutdown.
       const context = Context.omit(Scope.Scope)(

@@ -7,9 +7,9 @@
  * writer thread; docs/benchmarks.md). The journal's fdatasync, which acknowledges turns, stays on libuv's pool
  * (PooledSync.ts), where the fsyncs of many characters overlap.
  *
- * Two threads, started on first use and not keeping the process alive while idle; a file always goes to the same
- * thread, so two writes of one file keep their order. A thread that dies fails the writes it held, and the next
- * write starts another.
+ * Two threads, started with the character registry (or on first use) and not keeping the process alive while
+ * idle; a file always goes to the same thread, so two writes of one file keep their order. A thread that dies
+ * fails the writes it held, and the next write starts another.
  */
 import { Effect, Either, Schema } from "effect"
 import type * as Fs from "node:fs"
@@ -80,7 +80,9 @@ const writerMain = (fs: typeof Fs, port: MessagePort) => {
 }
 
 // `__name`: what a transpiler that keeps function names (tsx) calls inside the function's text.
-const SOURCE = `var __name = (f) => f; (${writerMain.toString()})(require("node:fs"), require("node:worker_threads").parentPort)`
+const SOURCE =
+  `var __name = (f) => f; (${writerMain.toString()})` +
+  `(require("node:fs"), require("node:worker_threads").parentPort)`
 const THREADS = 2
 
 interface Thread {
@@ -123,7 +125,12 @@ const threadFor = (file: string): Thread => {
   return threads[slot] ?? start(slot)
 }
 
-/** Runs `job` on its file's thread; the caller waits for it even when interrupted (the file is never left half-done). */
+/** Starts both threads now: a thread takes about 50 ms to start, which its first write would otherwise wait. */
+export const startWriterThreads = () => {
+  for (let slot = 0; slot < THREADS; slot++) if (threads[slot] === undefined) start(slot)
+}
+
+/** Runs `job` on its file's thread; the caller waits for it even when interrupted (no file is left half-done). */
 const run = (job: Job): Effect.Effect<void, StoreError> =>
   Effect.uninterruptible(
     Effect.async<void, StoreError>((resume) => {

@@ -46,8 +46,9 @@ describe("signing in to a token-protected server in Chromium", () => {
         assert.strictEqual((yield* run(() => get(`${server.url}/api/memory/browser/Tian`))).status, 401)
 
         yield* run(() => p.goto(`${server.url}/statecharts?character=Tian`))
+        // The chart is served with zero counts; the page fills them in, then names the character in its status.
+        yield* run(() => p.locator("#status", { hasText: "Tian: session" }).waitFor())
         const pending = p.locator('g.state[data-machine="reflection"][data-state="pending"] .count')
-        yield* run(() => pending.waitFor())
         assert.strictEqual(yield* run(() => pending.textContent()), "2")
 
         yield* run(() => p.goto(`${server.url}/`))
