@@ -31,7 +31,7 @@ export interface Plannable {
 /**
  * The regular checkpoint's delay: a random point in the second half of the interval. Characters that start
  * together (a burst of first turns, a restart) would otherwise checkpoint together at every interval, and
- * their fsyncs, queued at once on libuv's four threads, would hold up every character's journal append.
+ * their fsyncs, all at once, slowed every character's journal append for about a second (docs/benchmarks.md).
  */
 export const spread = (intervalMs: number) => Random.nextIntBetween(Math.ceil(intervalMs / 2), intervalMs + 1)
 
