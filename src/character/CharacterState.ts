@@ -25,7 +25,7 @@ import * as TimeIndex from "../store/TimeIndex.js"
 import type { VectorsSlice } from "../vectors/VectorsHost.js"
 import { intakeWindow, type FactsSlice } from "../facts/FactsHost.js"
 import { ensureDir, sweepTemps } from "../store/DurableFs.js"
-import { syncDirPooled, syncFilePooled } from "../store/PooledSync.js"
+import { syncDirOnThread, syncFileOnThread } from "../store/WriterThread.js"
 import type { Language } from "../domain/Locale.js"
 import * as PromptLocale from "./locale/PromptLocale.js"
 import { RECENT_SPLICED, TURNS_APPENDED } from "../recent/RecentEvents.js"
@@ -95,9 +95,9 @@ const checkpoint = (state: CharacterState) =>
     if (!(yield* state.recent.flush)) return yield* Effect.logWarning("recent.json not written; checkpoint deferred")
     // The time index commits with synchronous=NORMAL: its WAL holds every commit, so an fsync of the WAL (off
     // the event loop) makes them survive a power loss; SQLite's own checkpoints move the pages into the file.
-    if (state.timeIndex) yield* syncFilePooled(state.timeIndex.walFile)
+    if (state.timeIndex) yield* syncFileOnThread(state.timeIndex.walFile)
     yield* state.outbox.sync
-    yield* syncDirPooled(state.dir)
+    yield* syncDirOnThread(state.dir)
     yield* state.events.setSentinel(due, yield* now)
     if (state.checkpointDue === due) state.checkpointDue = undefined
     if (state.unapplied.length === 0) {

@@ -17,7 +17,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { statSync } from "node:fs"
 import * as path from "node:path"
 import { readText, sameStamp, stampOf, type FileStamp, type StoreError } from "../store/DurableFs.js"
-import { writeAtomicPooled } from "../store/PooledSync.js"
+import { writeAtomicOnThread } from "../store/WriterThread.js"
 import { RecentFile, type StoredMessage } from "../domain/Message.js"
 import { withFields } from "../domain/Shapes.js"
 import { fingerprint, splice } from "./Compression.js"
@@ -122,7 +122,7 @@ export const make = (
 
   /** Replaces the file with `text` (content fsynced before the rename), notes when, answers the new stamp. */
   const replaceFile = (text: string) =>
-    writeAtomicPooled(file, text, "content").pipe(
+    writeAtomicOnThread(file, text, "content").pipe(
       Effect.zipRight(Clock.currentTimeMillis),
       Effect.flatMap((now) => {
         writtenAt = now

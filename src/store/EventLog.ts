@@ -7,7 +7,8 @@
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
 import { appendDurable, ensureDir, readText, withinDir, type StoreError } from "./DurableFs.js"
-import { appendPooled, writeAtomicPooled } from "./PooledSync.js"
+import { appendPooled } from "./PooledSync.js"
+import { writeAtomicOnThread } from "./WriterThread.js"
 import * as ViewFile from "./ViewFile.js"
 
 export const EventLine = Schema.Struct({
@@ -85,7 +86,7 @@ export const make = (dir: string): EventLog => {
     )
   )
   const replaceWith = (lines: ReadonlyArray<string>) =>
-    writeAtomicPooled(file, lines.map((l) => l + "\n").join("")).pipe(
+    writeAtomicOnThread(file, lines.map((l) => l + "\n").join("")).pipe(
       Effect.tap(() => {
         needsNewline = false
         lineCount = lines.length
@@ -182,7 +183,7 @@ export const make = (dir: string): EventLog => {
         return changed
       }),
     setSentinel: (eventId, ts) =>
-      writeAtomicPooled(sentinelView.file, ViewFile.encodeJson({ last_applied_event_id: eventId, ts })),
+      writeAtomicOnThread(sentinelView.file, ViewFile.encodeJson({ last_applied_event_id: eventId, ts })),
     recordRejected: (rejected, ts) =>
       rejected.length === 0
         ? Effect.void

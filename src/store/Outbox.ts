@@ -11,7 +11,7 @@
 import { Effect, Either, Option, Schema } from "effect"
 import * as path from "node:path"
 import { appendDurable, readText, withinDir, type StoreError } from "./DurableFs.js"
-import { syncFilePooled, writeAtomicPooled } from "./PooledSync.js"
+import { syncFileOnThread, writeAtomicOnThread } from "./WriterThread.js"
 import { withFields } from "../domain/Shapes.js"
 
 const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -120,7 +120,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
 
   const maybeCompact = Effect.suspend(() =>
     ops.size === 0 && lines >= options.compactAt
-      ? writeAtomicPooled(file, "").pipe(
+      ? writeAtomicOnThread(file, "").pipe(
           Effect.tap(() =>
             Effect.sync(() => {
               lines = 0
@@ -149,7 +149,7 @@ export const make = (dir: string, options: { readonly maxAttempts: number; reado
           Effect.suspend(() => {
             if (!unsynced) return Effect.void
             unsynced = false
-            return Effect.tapError(syncFilePooled(file), () => Effect.sync(() => (unsynced = true)))
+            return Effect.tapError(syncFileOnThread(file), () => Effect.sync(() => (unsynced = true)))
           })
         )
       )

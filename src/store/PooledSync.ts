@@ -1,37 +1,27 @@
 /**
- * Durable writes whose waits for the disk are off the event loop. The journal append (the acknowledgement
- * path) writes synchronously (page cache) and fdatasyncs on libuv's thread pool, so while one character waits
- * for its journal, the loop serves the others, and the fdatasyncs of many characters' commits are in flight
- * together (the file system folds concurrent fsyncs into one journal commit). Atomic replaces of views and
- * the fsyncs of checkpoints run on the writer threads (WriterThread.ts), out of the pool's queue. Each call is
- * uninterruptible until its file is closed, so an interrupted caller never leaves a descriptor under an fsync
- * still running. Failures are `StoreError`s, as in DurableFs.ts, whose synchronous primitives stay the rule
- * everywhere else.
+ * The journal append, the acknowledgement path: written synchronously (page cache) and fdatasynced on libuv's
+ * thread pool, so while one character waits for its journal, the loop serves the others, and the fdatasyncs of
+ * many characters' commits are in flight together (the file system folds concurrent fsyncs into one journal
+ * commit). Atomic replaces of views and the fsyncs of checkpoints run on the writer threads (WriterThread.ts).
+ * An append is uninterruptible until its file is closed, so an interrupted caller never leaves a descriptor
+ * under an fsync still running. Failures are `StoreError`s, as in DurableFs.ts, whose synchronous primitives
+ * stay the rule everywhere else.
  */
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
-import * as path from "node:path"
 import { StoreError } from "./DurableFs.js"
-import { fsyncDirOnThread, fsyncFileOnThread, replaceOnThread } from "./WriterThread.js"
 
 const storeError = (op: string, file: string, cause: unknown) =>
   new StoreError({ op, file, message: cause instanceof Error ? cause.message : String(cause) })
 
 /** Fsyncs (`dataOnly`: fdatasync) an open descriptor on the thread pool. */
-export const syncPooled = (fd: number, dataOnly: boolean, op: string, file: string): Effect.Effect<void, StoreError> =>
+const syncPooled = (fd: number, dataOnly: boolean, op: string, file: string): Effect.Effect<void, StoreError> =>
   Effect.async<void, StoreError>((resume) => {
     const done = (e: NodeJS.ErrnoException | null) =>
       resume(e === null ? Effect.void : Effect.fail(storeError(op, file, e)))
     if (dataOnly) fs.fdatasync(fd, done)
     else fs.fsync(fd, done)
   })
-
-/** Fsyncs a directory (a rename in it) on a writer thread. */
-export const syncDirPooled = (dir: string): Effect.Effect<void, StoreError> => fsyncDirOnThread(dir)
-
-/** Fsyncs an existing file on a writer thread; a missing file is fine. */
-export const syncFilePooled = (file: string): Effect.Effect<void, StoreError> => fsyncFileOnThread(file)
 
 /** Runs `f` synchronously, a throw becoming a `StoreError`. */
 const step = <A>(op: string, file: string, f: () => A): Effect.Effect<A, StoreError> =>
@@ -54,25 +44,5 @@ export const appendPooled = (file: string, text: string): Effect.Effect<void, St
           )
         }),
       (fd) => Effect.sync(() => fs.closeSync(fd)).pipe(Effect.ignore)
-    )
-  )
-
-/**
- * Replaces `file` with `text` atomically as `DurableFs.writeAtomic` does (temp file, fsync, rename; `full`
- * also fsyncs the directory), the whole sequence on a writer thread (creating and renaming a file wait on the
- * file system's journal as an fsync does). A failed write removes its temp file before it is reported. The old
- * content survives any crash before the rename.
- */
-export const writeAtomicPooled = (
-  file: string,
-  text: string | Uint8Array,
-  durability: "full" | "content" = "full"
-): Effect.Effect<void, StoreError> =>
-  Effect.suspend(() =>
-    replaceOnThread(
-      file,
-      `${file}.${randomUUID().slice(0, 8)}.tmp`,
-      text,
-      durability === "full" ? path.dirname(file) : undefined
     )
   )

@@ -12,7 +12,9 @@
  * fails the writes it held, and the next write starts another.
  */
 import { Effect, Either, Schema } from "effect"
+import { randomUUID } from "node:crypto"
 import type * as Fs from "node:fs"
+import * as path from "node:path"
 import { Worker, type MessagePort } from "node:worker_threads"
 import { StoreError } from "./DurableFs.js"
 
@@ -148,12 +150,29 @@ const run = (job: Job): Effect.Effect<void, StoreError> =>
     })
   )
 
-/** Replaces `file` with `text` as `DurableFs.writeAtomic` does; `dir`: the directory fsynced after the rename. */
-export const replaceOnThread = (file: string, tmp: string, text: string | Uint8Array, dir?: string) =>
-  run(dir === undefined ? { op: "replace", file, tmp, text } : { op: "replace", file, tmp, text, dir })
+/**
+ * Replaces `file` with `text` atomically as `DurableFs.writeAtomic` does (temp file, fsync, rename; `full`
+ * also fsyncs the directory). A failed write removes its temp file before it is reported. The old content
+ * survives any crash before the rename.
+ */
+export const writeAtomicOnThread = (
+  file: string,
+  text: string | Uint8Array,
+  durability: "full" | "content" = "full"
+): Effect.Effect<void, StoreError> =>
+  Effect.suspend(() => {
+    const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`
+    return run(
+      durability === "full"
+        ? { op: "replace", file, tmp, text, dir: path.dirname(file) }
+        : { op: "replace", file, tmp, text }
+    )
+  })
 
-/** Fsyncs a file (a missing one is fine). */
-export const fsyncFileOnThread = (file: string) => run({ op: "fsync", file, missingOk: true, dir: false })
+/** Fsyncs an existing file; a missing file is fine. */
+export const syncFileOnThread = (file: string): Effect.Effect<void, StoreError> =>
+  run({ op: "fsync", file, missingOk: true, dir: false })
 
 /** Fsyncs a directory (a rename in it). */
-export const fsyncDirOnThread = (dir: string) => run({ op: "fsync", file: dir, missingOk: false, dir: true })
+export const syncDirOnThread = (dir: string): Effect.Effect<void, StoreError> =>
+  run({ op: "fsync", file: dir, missingOk: false, dir: true })

@@ -3,7 +3,7 @@ import { Effect, Either } from "effect"
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { syncDirPooled, syncFilePooled, writeAtomicPooled } from "../../src/store/PooledSync.js"
+import { syncDirOnThread, syncFileOnThread, writeAtomicOnThread } from "../../src/store/WriterThread.js"
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "kioku-writer-"))
 
@@ -13,9 +13,9 @@ describe("atomic replaces and fsyncs on the writer threads", () => {
       const dir = tempDir()
       const file = path.join(dir, "view.json")
       writeFileSync(file, "old")
-      yield* writeAtomicPooled(file, '{"n": "小天"}')
+      yield* writeAtomicOnThread(file, '{"n": "小天"}')
       assert.strictEqual(readFileSync(file, "utf8"), '{"n": "小天"}')
-      yield* writeAtomicPooled(file, new TextEncoder().encode("bytes"), "content")
+      yield* writeAtomicOnThread(file, new TextEncoder().encode("bytes"), "content")
       assert.strictEqual(readFileSync(file, "utf8"), "bytes")
       assert.deepStrictEqual(readdirSync(dir), ["view.json"])
     })
@@ -26,7 +26,7 @@ describe("atomic replaces and fsyncs on the writer threads", () => {
       const dir = tempDir()
       const file = path.join(dir, "recent.json")
       yield* Effect.all(
-        Array.from({ length: 40 }, (_, i) => writeAtomicPooled(file, `write ${i}`, "content")),
+        Array.from({ length: 40 }, (_, i) => writeAtomicOnThread(file, `write ${i}`, "content")),
         { concurrency: "unbounded", discard: true }
       )
       assert.strictEqual(readFileSync(file, "utf8"), "write 39")
@@ -38,7 +38,7 @@ describe("atomic replaces and fsyncs on the writer threads", () => {
     Effect.gen(function* () {
       const root = tempDir()
       const files = Array.from({ length: 20 }, (_, i) => path.join(root, `c${i}.json`))
-      yield* Effect.forEach(files, (f, i) => writeAtomicPooled(f, String(i)), { concurrency: "unbounded" })
+      yield* Effect.forEach(files, (f, i) => writeAtomicOnThread(f, String(i)), { concurrency: "unbounded" })
       files.forEach((f, i) => assert.strictEqual(readFileSync(f, "utf8"), String(i)))
     })
   )
@@ -46,7 +46,7 @@ describe("atomic replaces and fsyncs on the writer threads", () => {
   it.effect("reports a failed replace as a StoreError, after its temp file is gone", () =>
     Effect.gen(function* () {
       const dir = tempDir()
-      const failed = yield* Effect.either(writeAtomicPooled(path.join(dir, "missing", "view.json"), "x"))
+      const failed = yield* Effect.either(writeAtomicOnThread(path.join(dir, "missing", "view.json"), "x"))
       assert.isTrue(Either.isLeft(failed))
       if (Either.isLeft(failed)) {
         assert.strictEqual(failed.left._tag, "StoreError")
@@ -61,10 +61,10 @@ describe("atomic replaces and fsyncs on the writer threads", () => {
     Effect.gen(function* () {
       const dir = tempDir()
       writeFileSync(path.join(dir, "wal"), "frames")
-      yield* syncFilePooled(path.join(dir, "wal"))
-      yield* syncFilePooled(path.join(dir, "absent"))
-      yield* syncDirPooled(dir)
-      const failed = yield* Effect.either(syncDirPooled(path.join(dir, "gone")))
+      yield* syncFileOnThread(path.join(dir, "wal"))
+      yield* syncFileOnThread(path.join(dir, "absent"))
+      yield* syncDirOnThread(dir)
+      const failed = yield* Effect.either(syncDirOnThread(path.join(dir, "gone")))
       assert.isTrue(Either.isLeft(failed))
       if (Either.isLeft(failed)) assert.strictEqual(failed.left.op, "fsync-dir")
     })
